@@ -1,0 +1,144 @@
+// Builds the Hono app from its dependencies. Nothing here reads the environment or listens:
+// main.ts does that, and tests build the same app around a fresh database and fake providers.
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { secureHeaders } from 'hono/secure-headers';
+import { HTTPException } from 'hono/http-exception';
+import { serveStatic } from '@hono/node-server/serve-static';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AppConfig } from './config';
+import type { DatabaseHandle } from './db/client';
+import type { Logger } from './lib/logger';
+import type { Clock } from './lib/clock';
+import { AppError, errorBody } from './lib/errors';
+import { validationHook } from './lib/openapi';
+import { createAuth } from './auth/auth';
+import type { Mailer } from './auth/mailer';
+import { sessionMiddleware, type AppEnv } from './auth/session';
+import { rateLimit } from './modules/rate-limits/rate-limits.middleware';
+import { createPersonalityService } from './modules/personalities/personalities.service';
+import { personalityRoutes } from './modules/personalities/personalities.routes';
+import { feedbackRoutes } from './modules/feedback/feedback.routes';
+import { meRoutes } from './modules/me/me.routes';
+import { messages } from '../shared/messages';
+import { limits } from '../shared/limits';
+
+export interface AppDeps {
+  config: AppConfig;
+  database: DatabaseHandle;
+  logger: Logger;
+  mailer: Mailer;
+  clock: Clock;
+  authSecret: string;
+  /** Folder of the built front end; when set it is served with an SPA fallback. */
+  webRoot?: string;
+}
+
+export function createApp(deps: AppDeps) {
+  const { config, database, logger, clock } = deps;
+  const db = database.db;
+  const auth = createAuth({
+    db,
+    secret: deps.authSecret,
+    publicUrl: config.publicUrl,
+    trustedOrigins: trustedOrigins(config.publicUrl),
+    adminEmails: config.adminEmails,
+    mailer: deps.mailer,
+    logger,
+    secureCookies: config.publicUrl.startsWith('https://'),
+  });
+  const personalities = createPersonalityService(db);
+
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+
+  app.use(
+    '*',
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        // No remote images: a reply or description can never make the browser fetch a tracker.
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+      },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+
+  // JSON bodies are small; 413 is sent as soon as the stream passes the limit, before it is read whole.
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: limits.jsonBodyMaxBytes,
+      onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', messages.errors.tooLarge), 413),
+    }),
+  );
+  app.use('/api/*', sessionMiddleware(auth, db));
+
+  const authLimit = { max: config.rateLimits.authPer15Min, windowSeconds: 15 * 60 };
+  app.use('/api/auth/sign-up/*', rateLimit(db, clock, { endpoint: 'auth/sign-up', ...authLimit }));
+  app.use('/api/auth/sign-in/*', rateLimit(db, clock, { endpoint: 'auth/sign-in', ...authLimit }));
+  app.on(['GET', 'POST'], '/api/auth/*', (c) => auth.handler(c.req.raw));
+
+  app.get('/api/health', async (c) => {
+    return c.json({ ok: true, database: database.kind, vector: database.hasVector });
+  });
+
+  const routes = app
+    .route('/api/me', meRoutes())
+    .route('/api/personalities', personalityRoutes(personalities))
+    .route('/api/feedback', feedbackRoutes(db, clock, config.rateLimits.feedbackPerHour));
+
+  app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Kindred API', version: '1' } });
+
+  app.all('/api/*', (c) => c.json(errorBody('NOT_FOUND', 'No such API route'), 404));
+
+  if (deps.webRoot) mountWeb(app, deps.webRoot);
+
+  app.notFound((c) => c.json(errorBody('NOT_FOUND', messages.errors.notFound), 404));
+
+  app.onError((err, c) => {
+    if (err instanceof AppError) {
+      if (err.status >= 500) logger.error(`request failed: ${c.req.method} ${c.req.path}`, err.cause ?? err);
+      return c.json(errorBody(err.code, err.message, err.details), err.status as 400);
+    }
+    if (err instanceof HTTPException) {
+      const status = err.status;
+      const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 401 ? 'UNAUTHENTICATED' : 'BAD_REQUEST';
+      const message = /json/i.test(err.message) ? messages.errors.badJson : err.message || messages.errors.invalidInput;
+      return c.json(errorBody(code, message), status);
+    }
+    logger.error(`unhandled error: ${c.req.method} ${c.req.path}`, err);
+    return c.json(errorBody('INTERNAL', messages.generic), 500);
+  });
+
+  return { app, routes, auth };
+}
+
+export type AppType = ReturnType<typeof createApp>['routes'];
+
+function trustedOrigins(publicUrl: string): string[] {
+  const origins = new Set([new URL(publicUrl).origin]);
+  // The same server reached as localhost or 127.0.0.1.
+  const u = new URL(publicUrl);
+  for (const host of ['localhost', '127.0.0.1']) origins.add(`${u.protocol}//${host}${u.port ? `:${u.port}` : ''}`);
+  return [...origins];
+}
+
+/** The built SPA: files as they are, every other GET answered with index.html (client routing). */
+function mountWeb(app: OpenAPIHono<AppEnv>, webRoot: string) {
+  const indexPath = path.join(webRoot, 'index.html');
+  const root = path.relative(process.cwd(), webRoot) || '.';
+  app.use('/assets/*', serveStatic({ root, onFound: (_p, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable') }));
+  app.use('*', serveStatic({ root }));
+  app.get('*', (c) => {
+    const html = fs.readFileSync(indexPath, 'utf8');
+    return c.html(html);
+  });
+}

@@ -1,0 +1,49 @@
+// Admin is a row in user_roles. ADMIN_EMAILS grants it at sign-up and at start-up; the
+// `npm run admin` command grants or revokes it for an existing account.
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { user } from '../db/schema/auth';
+import { userRoles } from '../db/schema/roles';
+
+export const ADMIN_ROLE = 'admin';
+
+export async function isAdmin(db: Database, userId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: userRoles.id })
+    .from(userRoles)
+    .where(and(eq(userRoles.userId, userId), eq(userRoles.role, ADMIN_ROLE)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+export async function grantRoleIfListed(db: Database, userId: string, email: string, adminEmails: string[]) {
+  if (adminEmails.includes(email.toLowerCase())) await grantAdmin(db, userId);
+}
+
+export async function grantAdmin(db: Database, userId: string): Promise<void> {
+  await db.insert(userRoles).values({ userId, role: ADMIN_ROLE }).onConflictDoNothing();
+}
+
+export async function revokeAdmin(db: Database, userId: string): Promise<void> {
+  await db.delete(userRoles).where(and(eq(userRoles.userId, userId), eq(userRoles.role, ADMIN_ROLE)));
+}
+
+/** At start-up: every existing account listed in ADMIN_EMAILS becomes admin. */
+export async function grantListedAdmins(db: Database, adminEmails: string[]): Promise<number> {
+  if (adminEmails.length === 0) return 0;
+  const users = await db
+    .select({ id: user.id })
+    .from(user)
+    .where(inArray(sql`lower(${user.email})`, adminEmails));
+  for (const u of users) await grantAdmin(db, u.id);
+  return users.length;
+}
+
+export async function findUserIdByEmail(db: Database, email: string): Promise<string | undefined> {
+  const rows = await db
+    .select({ id: user.id })
+    .from(user)
+    .where(eq(sql`lower(${user.email})`, email.trim().toLowerCase()))
+    .limit(1);
+  return rows[0]?.id;
+}

@@ -1,0 +1,48 @@
+// Who is asking: resolved once per request from the session cookie. Routes then call
+// requireUser / requireAdmin; nothing downstream trusts a user id sent by the client.
+import { createMiddleware } from 'hono/factory';
+import type { Auth } from './auth';
+import type { Database } from '../db/client';
+import { isAdmin } from './roles';
+import { AppError } from '../lib/errors';
+import { messages } from '../../shared/messages';
+
+export interface Viewer {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export interface SessionVariables {
+  viewer: Viewer | null;
+  /** Lazily checks the admin role (one query, cached for the request). */
+  isAdmin: () => Promise<boolean>;
+}
+
+export type AppEnv = { Variables: SessionVariables };
+
+export function sessionMiddleware(auth: Auth, db: Database) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const found = await auth.api.getSession({ headers: c.req.raw.headers }).catch(() => null);
+    const viewer = found?.user ? { id: found.user.id, email: found.user.email, name: found.user.name } : null;
+    c.set('viewer', viewer);
+    let adminCheck: Promise<boolean> | undefined;
+    c.set('isAdmin', () => {
+      if (!viewer) return Promise.resolve(false);
+      adminCheck ??= isAdmin(db, viewer.id);
+      return adminCheck;
+    });
+    await next();
+  });
+}
+
+export function requireViewer(viewer: Viewer | null): Viewer {
+  if (!viewer) throw new AppError('UNAUTHENTICATED', messages.auth.required);
+  return viewer;
+}
+
+export async function requireAdmin(viewer: Viewer | null, checkAdmin: () => Promise<boolean>): Promise<Viewer> {
+  const v = requireViewer(viewer);
+  if (!(await checkAdmin())) throw new AppError('FORBIDDEN', messages.admin.adminOnly);
+  return v;
+}

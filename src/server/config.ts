@@ -1,0 +1,99 @@
+// The only reader of process.env. Every setting is validated once here and has an embedded
+// default or is optional, so `npm start` works on a fresh machine with no keys and no servers.
+import { z } from 'zod';
+import path from 'node:path';
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalString,
+  PUBLIC_URL: optionalString,
+  AUTH_SECRET: optionalString,
+  ADMIN_EMAILS: optionalString,
+  SMTP_URL: optionalString,
+  SMTP_FROM: optionalString,
+  LLM_BASE_URL: optionalString,
+  LLM_API_KEY: optionalString,
+  LLM_MODEL: optionalString,
+  EMBEDDING_MODEL: optionalString,
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalString,
+  ELEVENLABS_API_KEY: optionalString,
+  ELEVENLABS_BASE_URL: optionalString,
+  AZURE_SPEECH_KEY: optionalString,
+  AZURE_SPEECH_REGION: optionalString,
+  AZURE_SPEECH_ENDPOINT: optionalString,
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  // Rate limits can be loosened for load tests; defaults are what a public deployment wants.
+  RATE_LIMIT_AUTH_PER_15MIN: z.coerce.number().int().positive().default(30),
+  RATE_LIMIT_FEEDBACK_PER_HOUR: z.coerce.number().int().positive().default(20),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface AppConfig {
+  env: Env['NODE_ENV'];
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  publicUrl: string;
+  authSecret?: string;
+  adminEmails: string[];
+  smtpUrl?: string;
+  smtpFrom: string;
+  llm: { baseUrl?: string; apiKey?: string; model?: string; embeddingModel?: string };
+  openai: { apiKey?: string; baseUrl?: string };
+  elevenlabs: { apiKey?: string; baseUrl?: string };
+  azureSpeech: { key?: string; region?: string; endpoint?: string };
+  logLevel: Env['LOG_LEVEL'];
+  rateLimits: { authPer15Min: number; feedbackPerHour: number };
+}
+
+export function parseEmailList(value: string | undefined): string[] {
+  if (!value) return [];
+  return value
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e.length > 0);
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${details}`);
+  }
+  const e = parsed.data;
+  const port = e.PORT;
+  return {
+    env: e.NODE_ENV,
+    port,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${port}`).replace(/\/$/, ''),
+    authSecret: e.AUTH_SECRET,
+    adminEmails: parseEmailList(e.ADMIN_EMAILS),
+    smtpUrl: e.SMTP_URL,
+    smtpFrom: e.SMTP_FROM ?? 'Kindred <no-reply@kindred.local>',
+    llm: {
+      baseUrl: e.LLM_BASE_URL,
+      apiKey: e.LLM_API_KEY,
+      model: e.LLM_MODEL,
+      embeddingModel: e.EMBEDDING_MODEL,
+    },
+    openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL },
+    elevenlabs: { apiKey: e.ELEVENLABS_API_KEY, baseUrl: e.ELEVENLABS_BASE_URL },
+    azureSpeech: { key: e.AZURE_SPEECH_KEY, region: e.AZURE_SPEECH_REGION, endpoint: e.AZURE_SPEECH_ENDPOINT },
+    logLevel: e.LOG_LEVEL,
+    rateLimits: { authPer15Min: e.RATE_LIMIT_AUTH_PER_15MIN, feedbackPerHour: e.RATE_LIMIT_FEEDBACK_PER_HOUR },
+  };
+}

@@ -1,0 +1,146 @@
+// Opens the database the configuration names: PGlite in DATA_DIR by default (embedded, no server),
+// or a PostgreSQL server when DATABASE_URL is set. Both are driven through drizzle with one schema,
+// and migrations are applied here at start-up.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import * as schema from './schema/index';
+import type { Logger } from '../lib/logger';
+
+export type Schema = typeof schema;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  /** pgvector is available (PGlite bundles it; a PostgreSQL server may lack it). */
+  hasVector: boolean;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export interface OpenDatabaseOptions {
+  databaseUrl?: string;
+  /** PGlite data folder; undefined means in memory (tests). */
+  pgliteDir?: string;
+  logger?: Logger;
+}
+
+export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  const handle = opts.databaseUrl ? await openPostgres(opts.databaseUrl) : await openPglite(opts.pgliteDir);
+  const migrateStarted = Date.now();
+  await handle.migrate();
+  opts.logger?.debug(`migrations applied in ${Date.now() - migrateStarted} ms`);
+  if (!handle.hasVector) {
+    opts.logger?.warn('pgvector is not available in this database: retrieval will be full-text only');
+  }
+  return { db: handle.db, kind: handle.kind, hasVector: handle.hasVector, close: handle.close };
+}
+
+async function openPglite(dataDir?: string) {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { vector } = await import('@electric-sql/pglite-pgvector');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  let release = () => {};
+  if (dataDir) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    release = takeDataDirLock(dataDir);
+  }
+  let client;
+  try {
+    client = dataDir ? await PGlite.create(dataDir, { extensions: { vector } }) : await PGlite.create({ extensions: { vector } });
+    await client.exec('CREATE EXTENSION IF NOT EXISTS vector');
+  } catch (err) {
+    release();
+    throw err;
+  }
+  const db = drizzle(client, { schema }) as unknown as Database;
+  return {
+    db,
+    kind: 'pglite' as const,
+    hasVector: true,
+    migrate: () => migrate(db as never, { migrationsFolder }),
+    close: async () => {
+      await client.close();
+      release();
+    },
+  };
+}
+
+async function openPostgres(url: string) {
+  const pg = await import('pg');
+  const { drizzle } = await import('drizzle-orm/node-postgres');
+  const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+  const pool = new pg.default.Pool({ connectionString: url, max: 10 });
+  const db = drizzle(pool, { schema }) as unknown as Database;
+  let hasVector = false;
+  try {
+    await db.execute(sql`CREATE EXTENSION IF NOT EXISTS vector`);
+    hasVector = true;
+  } catch {
+    hasVector = false;
+  }
+  return {
+    db,
+    kind: 'postgres' as const,
+    hasVector,
+    migrate: () => migrate(db as never, { migrationsFolder }),
+    close: () => pool.end(),
+  };
+}
+
+/**
+ * PGlite is a single-process database: two servers on one folder would corrupt it. The lock file
+ * holds the owner's pid; a lock left by a process that is gone is taken over.
+ */
+export function takeDataDirLock(dataDir: string): () => void {
+  const lockPath = path.join(dataDir, 'kindred.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = fs.openSync(lockPath, 'wx');
+      fs.writeSync(fd, String(process.pid));
+      fs.closeSync(fd);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        try {
+          fs.unlinkSync(lockPath);
+        } catch {
+          /* already gone */
+        }
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const owner = Number.parseInt(fs.readFileSync(lockPath, 'utf8'), 10);
+      if (Number.isFinite(owner) && owner !== process.pid && isAlive(owner)) {
+        throw new DataDirLockedError(dataDir, owner);
+      }
+      fs.unlinkSync(lockPath); // stale: its process is gone
+    }
+  }
+  throw new DataDirLockedError(dataDir, -1);
+}
+
+export class DataDirLockedError extends Error {
+  constructor(dataDir: string, pid: number) {
+    super(
+      `Another Kindred server (pid ${pid}) is already using the data folder ${dataDir}. ` +
+        'PGlite allows one server per folder: stop the other one, or set DATA_DIR to another folder.',
+    );
+    this.name = 'DataDirLockedError';
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

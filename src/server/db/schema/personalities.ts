@@ -1,0 +1,35 @@
+import { pgTable, text, uuid, timestamp, boolean, integer, jsonb, index } from 'drizzle-orm/pg-core';
+import { user } from './auth';
+
+export interface VoiceSettings {
+  voice_id?: string;
+  provider?: string;
+  voice_type?: string;
+  openai_voice?: string;
+  type?: string;
+  enable_phonetic_transcription?: boolean;
+}
+
+// The spec's famous_personalities.
+export const personalities = pgTable(
+  'personalities',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    behaviorInstructions: text('behavior_instructions'),
+    voiceSettings: jsonb('voice_settings').$type<VoiceSettings>(),
+    voiceProvider: text('voice_provider'),
+    agentId: text('agent_id'),
+    customVoiceId: text('custom_voice_id'),
+    sharingType: text('sharing_type'),
+    isPublic: boolean('is_public').notNull().default(false),
+    displayOrder: integer('display_order'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('personalities_user_id_idx').on(t.userId), index('personalities_public_idx').on(t.isPublic, t.sharingType)],
+);

@@ -1,0 +1,69 @@
+// Services throw AppError(code); app.onError maps the code to an HTTP status and a user-facing
+// message, logs the cause and never sends internals to the client.
+import { messages } from '../../shared/messages';
+
+export const errorStatus = {
+  BAD_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+const defaultMessage: Record<ErrorCode, string> = {
+  BAD_REQUEST: messages.errors.invalidInput,
+  UNAUTHENTICATED: messages.auth.required,
+  FORBIDDEN: 'You do not have permission to do that',
+  NOT_FOUND: messages.errors.notFound,
+  CONFLICT: 'That conflicts with existing data',
+  PAYLOAD_TOO_LARGE: messages.errors.tooLarge,
+  RATE_LIMITED: messages.errors.rateLimited,
+  INTERNAL: messages.generic,
+};
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** Extra machine-readable detail safe for the client (e.g. `retryAfter`). */
+  readonly details?: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message?: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
+    super(message ?? defaultMessage[code], { cause: options?.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = errorStatus[code];
+    this.details = options?.details;
+  }
+}
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; details?: Record<string, unknown> };
+}
+
+export function errorBody(code: ErrorCode, message: string, details?: Record<string, unknown>): ErrorBody {
+  return { error: details ? { code, message, details } : { code, message } };
+}
+
+/** Postgres unique-violation, whether it comes from pg or PGlite (possibly wrapped by drizzle). */
+export function isUniqueViolation(err: unknown): boolean {
+  return pgCode(err) === '23505';
+}
+
+export function isForeignKeyViolation(err: unknown): boolean {
+  return pgCode(err) === '23503';
+}
+
+function pgCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

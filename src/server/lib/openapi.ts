@@ -1,0 +1,41 @@
+// Helpers that keep route declarations short: JSON bodies and responses, shared error responses,
+// and the validation hook that turns a zod failure into the API's error shape.
+import { OpenAPIHono, type Hook } from '@hono/zod-openapi';
+import type { z } from 'zod';
+import type { AppEnv } from '../auth/session';
+import { errorResponseSchema } from '../../shared/schemas/common';
+import { errorBody } from './errors';
+
+export function jsonBody<T extends z.ZodType>(schema: T) {
+  return { body: { content: { 'application/json': { schema } }, required: true } };
+}
+
+export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
+  return { content: { 'application/json': { schema } }, description };
+}
+
+const errorContent = { content: { 'application/json': { schema: errorResponseSchema } } };
+export const errorResponses = {
+  400: { ...errorContent, description: 'Invalid input' },
+  401: { ...errorContent, description: 'Not signed in' },
+  403: { ...errorContent, description: 'Not allowed' },
+  404: { ...errorContent, description: 'Not found or not visible to the caller' },
+} as const;
+
+// The first issue's message is the one a person can act on ("Please enter a name...").
+export const validationHook: Hook<unknown, AppEnv, string, unknown> = (result, c) => {
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const unknownKey = issue?.code === 'unrecognized_keys';
+    const message = unknownKey
+      ? `Unknown field: ${(issue as { keys?: string[] }).keys?.join(', ')}`
+      : issue?.code === 'invalid_type' && issue.path.length > 0 && !issue.message.startsWith('Please')
+        ? `${issue.path.join('.')}: ${issue.message}`
+        : (issue?.message ?? 'The request is not valid');
+    return c.json(errorBody('BAD_REQUEST', message), 400);
+  }
+};
+
+export function createRouter() {
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+}

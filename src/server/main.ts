@@ -1,0 +1,30 @@
+// The only file that listens: reads the environment once, starts, and shuts down cleanly.
+import { loadConfig } from './config';
+import { createLogger } from './lib/logger';
+import { startServer } from './start';
+import { DataDirLockedError } from './db/client';
+
+const config = loadConfig();
+const logger = createLogger(config.logLevel);
+
+try {
+  const server = await startServer(config, { logger });
+  logger.info(`Kindred is running at ${server.url} (database: ${server.database.kind}${config.databaseUrl ? '' : ` in ${config.dataDir}`})`);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`${signal} received, shutting down`);
+    await server.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+} catch (err) {
+  if (err instanceof DataDirLockedError) {
+    logger.error(err.message);
+  } else {
+    logger.error('Kindred could not start', err);
+  }
+  process.exit(1);
+}

@@ -1,0 +1,74 @@
+// The only drizzle importer for personalities. Every read filters by who is asking inside the
+// SQL (design.md): the visibility predicate below is the single definition of "may see".
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { personalities } from '../../db/schema/personalities';
+import { personalityShares } from '../../db/schema/sharing';
+
+export type PersonalityRow = typeof personalities.$inferSelect;
+export type NewPersonalityRow = typeof personalities.$inferInsert;
+
+/** sharing_type with the spec's fallback (public if is_public else private). */
+export const effectiveSharingSql = sql<string>`coalesce(${personalities.sharingType}, case when ${personalities.isPublic} then 'public' else 'private' end)`;
+export const isPublicSql = sql<boolean>`(${effectiveSharingSql} = 'public')`;
+
+/**
+ * May `viewerId` see a personality: public ones for everyone; for a signed-in viewer also their
+ * own, and ones shared with them while the owner keeps the level at "shared".
+ */
+export function visibleTo(viewerId: string | null): SQL {
+  if (!viewerId) return isPublicSql;
+  return sql`(${isPublicSql} or ${personalities.userId} = ${viewerId} or (${effectiveSharingSql} = 'shared' and exists (
+    select 1 from ${personalityShares} s where s.personality_id = ${personalities.id} and s.shared_with_user_id = ${viewerId})))`;
+}
+
+export async function listVisible(db: Database, viewerId: string | null): Promise<PersonalityRow[]> {
+  return db
+    .select()
+    .from(personalities)
+    .where(visibleTo(viewerId))
+    .orderBy(
+      desc(isPublicSql),
+      sql`case when ${isPublicSql} then ${personalities.displayOrder} end asc nulls last`,
+      asc(personalities.name),
+      asc(personalities.id),
+    );
+}
+
+export async function findVisible(db: Database, id: string, viewerId: string | null): Promise<PersonalityRow | undefined> {
+  const rows = await db
+    .select()
+    .from(personalities)
+    .where(and(eq(personalities.id, id), visibleTo(viewerId)))
+    .limit(1);
+  return rows[0];
+}
+
+export async function insertPersonality(db: Database, row: NewPersonalityRow): Promise<PersonalityRow> {
+  const rows = await db.insert(personalities).values(row).returning();
+  return rows[0]!;
+}
+
+/** Updates only when `ownerId` owns it; returns undefined otherwise. */
+export async function updateOwned(
+  db: Database,
+  id: string,
+  ownerId: string,
+  changes: Partial<NewPersonalityRow>,
+): Promise<PersonalityRow | undefined> {
+  const rows = await db
+    .update(personalities)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(and(eq(personalities.id, id), eq(personalities.userId, ownerId)))
+    .returning();
+  return rows[0];
+}
+
+/** Deletes only when `ownerId` owns it; shares, documents and chunks cascade in the database. */
+export async function deleteOwned(db: Database, id: string, ownerId: string): Promise<boolean> {
+  const rows = await db
+    .delete(personalities)
+    .where(and(eq(personalities.id, id), eq(personalities.userId, ownerId)))
+    .returning({ id: personalities.id });
+  return rows.length > 0;
+}

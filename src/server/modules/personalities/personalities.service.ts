@@ -1,0 +1,109 @@
+// Rules for personalities: who may create, read, change and delete, and how the form's voice
+// choice is stored. No Hono here; the routes parse and map.
+import type { Database } from '../../db/client';
+import type { Viewer } from '../../auth/session';
+import { AppError } from '../../lib/errors';
+import { messages } from '../../../shared/messages';
+import { effectiveSharingType, effectiveVoiceProvider } from '../../../shared/personality-rules';
+import { buildVoiceSettings, voiceFromSettings } from '../../../shared/voice-rules';
+import type { Personality } from '../../../shared/schemas/personality';
+import type { VoiceProvider } from '../../../shared/limits';
+import * as repo from './personalities.repository';
+import { loadOwnedPersonality, loadVisiblePersonality } from './personality-access';
+
+export interface PersonalityFields {
+  name?: string;
+  description?: string | null;
+  behaviorInstructions?: string | null;
+  voiceProvider?: VoiceProvider;
+  voice?: string | null;
+  agentId?: string | null;
+  enablePhoneticTranscription?: boolean;
+}
+
+/** Called after a personality is deleted, so other domains (stored files) can clean up. */
+export type PersonalityDeletedHook = (personality: repo.PersonalityRow) => Promise<void>;
+
+export function toPersonalityDto(row: repo.PersonalityRow, viewerId: string | null): Personality {
+  const provider = effectiveVoiceProvider(row.voiceProvider);
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    behaviorInstructions: row.behaviorInstructions,
+    voiceProvider: provider,
+    voice: voiceFromSettings(provider, row.voiceSettings),
+    voiceSettings: row.voiceSettings ?? null,
+    agentId: row.agentId,
+    customVoiceId: row.customVoiceId,
+    sharingType: effectiveSharingType(row.sharingType, row.isPublic),
+    isPublic: row.isPublic,
+    displayOrder: row.displayOrder,
+    isOwner: viewerId !== null && row.userId === viewerId,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function createPersonalityService(db: Database, onDeleted: PersonalityDeletedHook[] = []) {
+  return {
+    async list(viewer: Viewer | null): Promise<Personality[]> {
+      const rows = await repo.listVisible(db, viewer?.id ?? null);
+      return rows.map((r) => toPersonalityDto(r, viewer?.id ?? null));
+    },
+
+    async get(viewer: Viewer | null, id: string): Promise<Personality> {
+      const row = await loadVisiblePersonality(db, id, viewer?.id ?? null);
+      return toPersonalityDto(row, viewer?.id ?? null);
+    },
+
+    async create(viewer: Viewer, input: PersonalityFields & { name: string }): Promise<Personality> {
+      const provider = input.voiceProvider ?? 'default';
+      const row = await repo.insertPersonality(db, {
+        userId: viewer.id,
+        name: input.name,
+        description: input.description ?? null,
+        behaviorInstructions: input.behaviorInstructions ?? null,
+        voiceProvider: provider,
+        voiceSettings: buildVoiceSettings(provider, input.voice, input.enablePhoneticTranscription, null),
+        agentId: provider === 'elevenlabs' ? (input.agentId ?? null) : null,
+        sharingType: 'private',
+        isPublic: false,
+      });
+      return toPersonalityDto(row, viewer.id);
+    },
+
+    async update(viewer: Viewer, id: string, input: PersonalityFields): Promise<Personality> {
+      const current = await loadOwnedPersonality(db, id, viewer.id);
+      const provider = input.voiceProvider ?? effectiveVoiceProvider(current.voiceProvider);
+      const changes: Partial<repo.NewPersonalityRow> = {};
+      if (input.name !== undefined) changes.name = input.name;
+      if (input.description !== undefined) changes.description = input.description;
+      if (input.behaviorInstructions !== undefined) changes.behaviorInstructions = input.behaviorInstructions;
+      const voiceTouched =
+        input.voiceProvider !== undefined || input.voice !== undefined || input.enablePhoneticTranscription !== undefined;
+      if (voiceTouched) {
+        const previousVoice = voiceFromSettings(provider, current.voiceSettings);
+        const providerChanged = provider !== effectiveVoiceProvider(current.voiceProvider);
+        const voice = input.voice !== undefined ? input.voice : providerChanged ? null : previousVoice;
+        const phonetic = input.enablePhoneticTranscription ?? current.voiceSettings?.enable_phonetic_transcription;
+        changes.voiceProvider = provider;
+        changes.voiceSettings = buildVoiceSettings(provider, voice, phonetic, current.customVoiceId);
+      }
+      if (input.agentId !== undefined) changes.agentId = input.agentId;
+      if (provider !== 'elevenlabs' && input.voiceProvider !== undefined) changes.agentId = null;
+      const row = await repo.updateOwned(db, id, viewer.id, changes);
+      if (!row) throw new AppError('NOT_FOUND', messages.personality.notFound);
+      return toPersonalityDto(row, viewer.id);
+    },
+
+    async remove(viewer: Viewer, id: string): Promise<void> {
+      const current = await loadOwnedPersonality(db, id, viewer.id);
+      const deleted = await repo.deleteOwned(db, id, viewer.id);
+      if (!deleted) throw new AppError('NOT_FOUND', messages.personality.notFound);
+      for (const hook of onDeleted) await hook(current);
+    },
+  };
+}
+
+export type PersonalityService = ReturnType<typeof createPersonalityService>;

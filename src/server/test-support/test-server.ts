@@ -1,0 +1,163 @@
+// Starts the real server over real HTTP for integration tests: a fresh in-memory PGlite per
+// server, or, when TEST_DATABASE_URL is set, a fresh database created on that PostgreSQL server
+// (and dropped on close). Logs are kept in memory so tests can read them (e.g. confirmation links).
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { loadConfig, type AppConfig } from '../config';
+import { startServer, type RunningServer, type StartOptions } from '../start';
+import { createLogger } from '../lib/logger';
+import type { Clock } from '../lib/clock';
+
+export interface TestServer extends RunningServer {
+  config: AppConfig;
+  logs: string[];
+  /** A client with its own cookie jar (one browser). */
+  client(): TestClient;
+  /** Signs up and signs in a fresh account; returns its client. */
+  user(email?: string, password?: string, displayName?: string): Promise<TestClient & { email: string; id: string }>;
+}
+
+export interface TestResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface TestClient {
+  request<T = any>(method: string, urlPath: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse<T>>;
+  get<T = any>(urlPath: string): Promise<TestResponse<T>>;
+  post<T = any>(urlPath: string, body?: unknown): Promise<TestResponse<T>>;
+  patch<T = any>(urlPath: string, body?: unknown): Promise<TestResponse<T>>;
+  put<T = any>(urlPath: string, body?: unknown): Promise<TestResponse<T>>;
+  delete<T = any>(urlPath: string): Promise<TestResponse<T>>;
+  raw(urlPath: string, init?: RequestInit): Promise<Response>;
+  signUp(email: string, password: string, name?: string): Promise<TestResponse>;
+  signIn(email: string, password: string): Promise<TestResponse>;
+  cookies: Map<string, string>;
+}
+
+export interface TestServerOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+  start?: StartOptions;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-test-'));
+  const logs: string[] = [];
+  let dropDatabase: (() => Promise<void>) | undefined;
+  let databaseUrl: string | undefined;
+  if (process.env.TEST_DATABASE_URL) {
+    ({ databaseUrl, drop: dropDatabase } = await createScratchDatabase(process.env.TEST_DATABASE_URL));
+  }
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    RATE_LIMIT_AUTH_PER_15MIN: '1000',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...options.env,
+  });
+  const logger = createLogger('info', (line) => logs.push(line));
+  const running = await startServer(config, {
+    inMemoryDatabase: true,
+    logger,
+    clock: options.clock,
+    webRoot: null,
+    ...options.start,
+  });
+  // PUBLIC_URL is only known once the port is.
+  const server: TestServer = {
+    ...running,
+    config,
+    logs,
+    client: () => createClient(running.url),
+    async user(email, password = 'secret-pass', displayName) {
+      const address = email ?? `user-${crypto.randomUUID().slice(0, 8)}@example.com`;
+      const c = createClient(running.url);
+      const up = await c.signUp(address, password, displayName);
+      if (up.status !== 200) throw new Error(`sign-up failed: ${up.status} ${JSON.stringify(up.body)}`);
+      const signIn = await c.signIn(address, password);
+      if (signIn.status !== 200) throw new Error(`sign-in failed: ${signIn.status} ${JSON.stringify(signIn.body)}`);
+      return Object.assign(c, { email: address.toLowerCase(), id: up.body.user.id as string });
+    },
+    async close() {
+      await running.close();
+      if (dropDatabase) await dropDatabase();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return server;
+}
+
+export function createClient(baseUrl: string): TestClient {
+  const cookies = new Map<string, string>();
+  const origin = new URL(baseUrl).origin;
+  async function raw(urlPath: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (cookies.size > 0) headers.set('cookie', [...cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+    if (!headers.has('origin')) headers.set('origin', origin);
+    const res = await fetch(baseUrl + urlPath, { ...init, headers, redirect: 'manual' });
+    for (const set of res.headers.getSetCookie()) {
+      const [pair] = set.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      if (value === '' || /max-age=0/i.test(set)) cookies.delete(name);
+      else cookies.set(name, value);
+    }
+    return res;
+  }
+  async function request(method: string, urlPath: string, body?: unknown, headers: Record<string, string> = {}) {
+    const init: RequestInit = { method, headers: { ...headers } };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+    }
+    const res = await raw(urlPath, init);
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: parsed as any, headers: res.headers };
+  }
+  return {
+    cookies,
+    raw,
+    request,
+    get: (p) => request('GET', p),
+    post: (p, b) => request('POST', p, b ?? {}),
+    patch: (p, b) => request('PATCH', p, b ?? {}),
+    put: (p, b) => request('PUT', p, b ?? {}),
+    delete: (p) => request('DELETE', p),
+    signUp: (email, password, name) => request('POST', '/api/auth/sign-up/email', { email, password, name: name ?? '' }),
+    signIn: (email, password) => request('POST', '/api/auth/sign-in/email', { email, password }),
+  };
+}
+
+async function createScratchDatabase(adminUrl: string) {
+  const name = `kindred_test_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    databaseUrl: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+// The spec's constants (section 9) and Kindred's own input bounds.
+export const limits = {
+  passwordMin: 6,
+  passwordMax: 128,
+  displayNameMax: 100,
+  emailMax: 254,
+  personalityNameMax: 200,
+  personalityDescriptionMax: 5000,
+  behaviorInstructionsMax: 20000,
+  agentIdMax: 200,
+  feedbackMax: 5000,
+  requestMessageMax: 2000,
+  /** Largest JSON body the API reads; bigger ones get 413 before they are read whole. */
+  jsonBodyMaxBytes: 256 * 1024,
+  textUploadMaxBytes: 10 * 1024 * 1024,
+  onboardingSteps: 4,
+} as const;
+
+export const FEEDBACK_CATEGORIES = [
+  { value: 'general', label: 'General Feedback' },
+  { value: 'bug', label: 'Bug Report' },
+  { value: 'feature', label: 'Feature Request' },
+  { value: 'personality', label: 'Personality Quality' },
+  { value: 'voice', label: 'Voice Experience' },
+  { value: 'ui', label: 'User Interface' },
+] as const;
+export type FeedbackCategory = (typeof FEEDBACK_CATEGORIES)[number]['value'];
+
+export const RATING_LABELS = ['Poor', 'Fair', 'Good', 'Very Good', 'Excellent'] as const;
+
+export const OPENAI_VOICES = [
+  { value: 'alloy', label: 'Alloy (neutral)' },
+  { value: 'echo', label: 'Echo (male)' },
+  { value: 'fable', label: 'Fable (British male)' },
+  { value: 'onyx', label: 'Onyx (deep male)' },
+  { value: 'nova', label: 'Nova (female)' },
+  { value: 'shimmer', label: 'Shimmer (female)' },
+] as const;
+
+/** ElevenLabs presets (female and male) and the OpenAI voices they map to. */
+export const ELEVENLABS_PRESETS = [
+  { value: 'female', label: 'Female', voiceId: 'EXAVITQu4vr4xnSDxMaL', openaiVoice: 'nova' },
+  { value: 'male', label: 'Male', voiceId: 'TxGEqnHWrfWFTfGW9XjX', openaiVoice: 'onyx' },
+] as const;
+
+export const VOICE_PROVIDERS = ['default', 'openai', 'elevenlabs'] as const;
+export type VoiceProvider = (typeof VOICE_PROVIDERS)[number];
+
+export const SHARING_TYPES = ['private', 'shared', 'public'] as const;
+export type SharingType = (typeof SHARING_TYPES)[number];

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { FEEDBACK_CATEGORIES, limits } from '../limits';
+import { messages } from '../messages';
+
+const categories = FEEDBACK_CATEGORIES.map((c) => c.value) as [string, ...string[]];
+
+export const feedbackSchema = z.strictObject({
+  category: z.enum(categories).default('general'),
+  rating: z.number().int().min(1).max(5).nullable().default(null),
+  feedback: z
+    .string({ error: messages.feedback.empty })
+    .transform((v) => v.trim())
+    .pipe(z.string().min(1, messages.feedback.empty).max(limits.feedbackMax, `Feedback must be at most ${limits.feedbackMax} characters`)),
+  /** The page the person was on; only http(s) URLs are kept. */
+  url: z.string().max(2000).nullable().optional(),
+});
+export type FeedbackInput = z.input<typeof feedbackSchema>;

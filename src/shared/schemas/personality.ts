@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { limits, VOICE_PROVIDERS, SHARING_TYPES } from '../limits';
+import { messages } from '../messages';
+import { optionalText } from './common';
+
+const name = z
+  .string({ error: messages.personality.nameRequired })
+  .transform((v) => v.trim())
+  .pipe(
+    z
+      .string()
+      .min(1, messages.personality.nameRequired)
+      .max(limits.personalityNameMax, `Name must be at most ${limits.personalityNameMax} characters`),
+  );
+
+const voiceFields = {
+  description: optionalText(limits.personalityDescriptionMax),
+  behaviorInstructions: optionalText(limits.behaviorInstructionsMax),
+  voiceProvider: z.enum(VOICE_PROVIDERS).optional(),
+  /** openai: a voice name (alloy...); elevenlabs: a preset (female, male) or a custom voice id. */
+  voice: z.string().trim().max(100).nullable().optional(),
+  agentId: optionalText(limits.agentIdMax),
+  enablePhoneticTranscription: z.boolean().optional(),
+};
+
+export const createPersonalitySchema = z.strictObject({ name, ...voiceFields });
+export const updatePersonalitySchema = z.strictObject({ name: name.optional(), ...voiceFields });
+export type CreatePersonalityInput = z.input<typeof createPersonalitySchema>;
+export type UpdatePersonalityInput = z.input<typeof updatePersonalitySchema>;
+
+export const voiceSettingsSchema = z
+  .object({
+    voice_id: z.string().optional(),
+    provider: z.string().optional(),
+    voice_type: z.string().optional(),
+    openai_voice: z.string().optional(),
+    type: z.string().optional(),
+    enable_phonetic_transcription: z.boolean().optional(),
+  })
+  .nullable();
+
+export const personalitySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  behaviorInstructions: z.string().nullable(),
+  voiceProvider: z.enum(VOICE_PROVIDERS),
+  /** The voice the UI shows in its select (see `voice` in the create schema). */
+  voice: z.string().nullable(),
+  voiceSettings: voiceSettingsSchema,
+  agentId: z.string().nullable(),
+  customVoiceId: z.string().nullable(),
+  sharingType: z.enum(SHARING_TYPES),
+  isPublic: z.boolean(),
+  displayOrder: z.number().nullable(),
+  isOwner: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Personality = z.infer<typeof personalitySchema>;
+
+export const personalityListSchema = z.object({ personalities: z.array(personalitySchema) });
+export const personalityResponseSchema = z.object({ personality: personalitySchema });
