@@ -1,0 +1,23 @@
+import { messages } from '../../../../shared/messages';
+
+/**
+ * The message to show for a failed auth call: better-auth answers `{ message, code }`, our own
+ * middleware (rate limits, body size) answers `{ error: { code, message } }`. Anything else gets
+ * the spec's fallback.
+ */
+export function authErrorMessage(error: unknown): string {
+  if (error && typeof error === 'object') {
+    const e = error as { message?: unknown; error?: { message?: unknown } };
+    if (typeof e.message === 'string' && e.message.trim()) return e.message;
+    if (typeof e.error?.message === 'string' && e.error.message.trim()) return e.error.message;
+  }
+  return messages.generic;
+}
+
+/** Thrown by the auth mutations so React Query sees a failure carrying the message to show. */
+export class AuthError extends Error {
+  constructor(source: unknown) {
+    super(authErrorMessage(source));
+    this.name = 'AuthError';
+  }
+}

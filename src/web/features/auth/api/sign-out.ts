@@ -1,0 +1,31 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { authClient } from '../../../lib/auth-client';
+import { AuthError } from './auth-error';
+import { authKeys } from './get-me';
+
+export async function signOut() {
+  const { error } = await authClient.signOut();
+  if (error) throw new AuthError(error);
+}
+
+/**
+ * Ends the session on the server, then drops every cached answer (they belonged to the signed-in
+ * user), records the signed-out state so nothing flashes, and goes to /auth.
+ */
+export function useSignOut() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useMutation({
+    mutationFn: signOut,
+    onSuccess: () => {
+      queryClient.clear();
+      queryClient.setQueryData(authKeys.me(), { user: null, isAdmin: false });
+      void navigate('/auth', { replace: true });
+    },
+    onError: (err) => {
+      toast.error(err.message);
+    },
+  });
+}

@@ -1,0 +1,21 @@
+import { CircleAlert, MailCheck } from 'lucide-react';
+import { Alert, AlertDescription } from '../../../components/ui/alert';
+
+export type AuthNotice = { kind: 'error' | 'confirmation'; text: string };
+
+/** The auth screen's message area: the server's error (destructive) or a confirmation (default). */
+export function AuthMessage({ notice }: { notice: AuthNotice | null }) {
+  if (!notice) return null;
+  const isError = notice.kind === 'error';
+  return (
+    <Alert
+      variant={isError ? 'destructive' : 'default'}
+      role={isError ? 'alert' : 'status'}
+      data-testid="auth-message"
+      data-variant={isError ? 'destructive' : 'default'}
+    >
+      {isError ? <CircleAlert aria-hidden="true" /> : <MailCheck aria-hidden="true" />}
+      <AlertDescription>{notice.text}</AlertDescription>
+    </Alert>
+  );
+}

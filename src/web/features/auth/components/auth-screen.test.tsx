@@ -1,0 +1,161 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { AppRoutes } from '../../../app/app-routes';
+import { ada, fakeApi } from '../../../test-support/fake-api';
+import { renderApp } from '../../../test-support/render-app';
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const openAuth = () => renderApp(<AppRoutes />, { path: '/auth' });
+const passwordInput = () => screen.getByLabelText('Password', { selector: 'input' });
+
+async function signUpTab() {
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole('tab', { name: 'Sign Up' }));
+  return user;
+}
+
+describe('auth screen', () => {
+  it('has Sign In and Sign Up tabs; only Sign Up asks for a display name and shows the password hint', async () => {
+    fakeApi();
+    openAuth();
+    expect(await screen.findByRole('tab', { name: 'Sign In', selected: true })).toBeInTheDocument();
+    expect(screen.queryByLabelText(/Display Name/)).toBeNull();
+    expect(screen.queryByText('Password must be at least 6 characters long')).toBeNull();
+
+    await signUpTab();
+    expect(screen.getByRole('tab', { name: 'Sign Up', selected: true })).toBeInTheDocument();
+    expect(screen.getByLabelText(/Display Name/)).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toHaveAttribute('type', 'email');
+    expect(passwordInput()).toHaveAccessibleDescription('Password must be at least 6 characters long');
+  });
+
+  it('toggles the password between hidden and visible', async () => {
+    fakeApi();
+    openAuth();
+    const user = userEvent.setup();
+    await screen.findByRole('tab', { name: 'Sign In' });
+    expect(passwordInput()).toHaveAttribute('type', 'password');
+    await user.click(screen.getByRole('button', { name: 'Show password' }));
+    expect(passwordInput()).toHaveAttribute('type', 'text');
+    await user.click(screen.getByRole('button', { name: 'Hide password' }));
+    expect(passwordInput()).toHaveAttribute('type', 'password');
+  });
+
+  it('signs up with the part of the e-mail before the @ when no display name is given, then confirms in default style', async () => {
+    const api = fakeApi();
+    openAuth();
+    const user = await signUpTab();
+    await user.type(screen.getByLabelText('Email'), 'grace.hopper@example.com');
+    expect(screen.getByLabelText(/Display Name/)).toHaveAttribute('placeholder', 'grace.hopper');
+    await user.type(passwordInput(), 'secret123');
+    await user.click(screen.getByRole('button', { name: 'Sign Up' }));
+
+    const message = await screen.findByTestId('auth-message');
+    expect(message).toHaveTextContent('Check your email for a confirmation link!');
+    expect(message).toHaveAttribute('role', 'status');
+    expect(message).toHaveAttribute('data-variant', 'default');
+    expect(message).not.toHaveClass('text-destructive');
+    expect(api.callsTo('POST', '/api/auth/sign-up/email')[0]!.body).toEqual({
+      email: 'grace.hopper@example.com',
+      password: 'secret123',
+      name: 'grace.hopper',
+    });
+  });
+
+  it('sends the display name typed by the person', async () => {
+    const api = fakeApi();
+    openAuth();
+    const user = await signUpTab();
+    await user.type(screen.getByLabelText(/Display Name/), '  Amazing Grace ');
+    await user.type(screen.getByLabelText('Email'), 'grace@example.com');
+    await user.type(passwordInput(), 'secret123');
+    await user.click(screen.getByRole('button', { name: 'Sign Up' }));
+    await screen.findByText('Check your email for a confirmation link!');
+    expect(api.callsTo('POST', '/api/auth/sign-up/email')[0]!.body).toMatchObject({ name: 'Amazing Grace' });
+  });
+
+  it("shows the server's error in destructive style", async () => {
+    fakeApi({
+      override: (call) =>
+        call.path === '/api/auth/sign-up/email'
+          ? { status: 422, body: { code: 'USER_ALREADY_EXISTS', message: 'User already exists. Use another email.' } }
+          : undefined,
+    });
+    openAuth();
+    const user = await signUpTab();
+    await user.type(screen.getByLabelText('Email'), 'taken@example.com');
+    await user.type(passwordInput(), 'secret123');
+    await user.click(screen.getByRole('button', { name: 'Sign Up' }));
+
+    const message = await screen.findByRole('alert');
+    expect(message).toHaveTextContent('User already exists. Use another email.');
+    expect(message).toHaveAttribute('data-variant', 'destructive');
+    expect(message).toHaveClass('text-destructive');
+  });
+
+  it('falls back to "An unexpected error occurred" when the server gives no message', async () => {
+    fakeApi({ override: (call) => (call.path === '/api/auth/sign-in/email' ? { status: 500 } : undefined) });
+    openAuth();
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Email'), 'ada@example.com');
+    await user.type(passwordInput(), 'whatever1');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('An unexpected error occurred');
+  });
+
+  it('shows our own error shape too (rate limits answer { error: { message } })', async () => {
+    fakeApi({
+      override: (call) =>
+        call.path === '/api/auth/sign-in/email'
+          ? { status: 429, body: { error: { code: 'RATE_LIMITED', message: 'Too many requests. Please wait a few minutes before trying again.' } } }
+          : undefined,
+    });
+    openAuth();
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Email'), 'ada@example.com');
+    await user.type(passwordInput(), 'whatever1');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Too many requests. Please wait a few minutes before trying again.');
+  });
+
+  it('refuses a short password before calling the server', async () => {
+    const api = fakeApi();
+    openAuth();
+    const user = await signUpTab();
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await user.type(passwordInput(), 'abc');
+    await user.click(screen.getByRole('button', { name: 'Sign Up' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Password must be at least 6 characters long');
+    expect(api.callsTo('POST', '/api/auth/sign-up/email')).toHaveLength(0);
+  });
+
+  it('signs in, refreshes who is signed in, and goes to /', async () => {
+    const api = fakeApi();
+    // The fake signs in as 'user-signed-in'; keep onboarding (a modal) out of the way.
+    localStorage.setItem('kindred:onboarding-completed:user-signed-in', 'true');
+    const app = openAuth();
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Email'), 'ada@example.com');
+    await user.type(passwordInput(), 'secret123');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+
+    await waitFor(() => expect(app.location()).toBe('/'));
+    expect(api.callsTo('POST', '/api/auth/sign-in/email')[0]!.body).toEqual({ email: 'ada@example.com', password: 'secret123' });
+    expect(api.callsTo('GET', '/api/me').length).toBeGreaterThanOrEqual(2);
+    const header = await screen.findByRole('navigation', { name: 'Account' });
+    expect(await within(header).findByRole('button', { name: 'Sign Out' })).toBeInTheDocument();
+  });
+
+  it('sends a signed-in visitor to /', async () => {
+    fakeApi({ user: ada });
+    const app = openAuth();
+    await waitFor(() => expect(app.location()).toBe('/'));
+    expect(screen.queryByRole('tab', { name: 'Sign In' })).toBeNull();
+  });
+});

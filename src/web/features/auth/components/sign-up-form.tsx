@@ -1,0 +1,88 @@
+import { useId, useState, type FormEvent } from 'react';
+import { UserPlus } from 'lucide-react';
+import { Button } from '../../../components/ui/button';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { limits } from '../../../../shared/limits';
+import { messages } from '../../../../shared/messages';
+import { defaultDisplayName, useSignUp } from '../api/sign-up';
+import { PasswordField } from './password-field';
+import type { AuthNotice } from './auth-message';
+import { checkEmail, checkNewPassword } from './auth-validation';
+
+interface SignUpFormProps {
+  email: string;
+  onEmailChange: (email: string) => void;
+  onNotice: (notice: AuthNotice | null) => void;
+}
+
+export function SignUpForm({ email, onEmailChange, onNotice }: SignUpFormProps) {
+  const nameId = useId();
+  const emailId = useId();
+  const [displayName, setDisplayName] = useState('');
+  const [password, setPassword] = useState('');
+  const signUp = useSignUp();
+  const suggestedName = defaultDisplayName(email);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const problem = checkEmail(email) ?? checkNewPassword(password);
+    if (problem) return onNotice({ kind: 'error', text: problem });
+    onNotice(null);
+    signUp.mutate(
+      { email, password, displayName },
+      {
+        onSuccess: () => {
+          setPassword('');
+          onNotice({ kind: 'confirmation', text: messages.auth.signUpSuccess });
+        },
+        onError: (err) => onNotice({ kind: 'error', text: err.message }),
+      },
+    );
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="grid gap-4" aria-label="Sign up">
+      <div className="grid gap-2">
+        <Label htmlFor={nameId}>
+          Display Name <span className="font-normal text-muted-foreground">(optional)</span>
+        </Label>
+        <Input
+          id={nameId}
+          autoComplete="nickname"
+          maxLength={limits.displayNameMax}
+          placeholder={suggestedName || 'How others will see you'}
+          value={displayName}
+          onChange={(e) => setDisplayName(e.target.value)}
+        />
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor={emailId}>Email</Label>
+        <Input
+          id={emailId}
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          required
+          maxLength={limits.emailMax}
+          placeholder="you@example.com"
+          value={email}
+          onChange={(e) => onEmailChange(e.target.value)}
+        />
+      </div>
+      <PasswordField
+        autoComplete="new-password"
+        required
+        minLength={limits.passwordMin}
+        maxLength={limits.passwordMax}
+        hint={messages.auth.passwordHint}
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
+      <Button type="submit" variant="personality" size="lg" className="w-full" disabled={signUp.isPending}>
+        <UserPlus aria-hidden="true" />
+        {signUp.isPending ? 'Creating Account...' : 'Sign Up'}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,119 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { ConversationView } from '../../conversation/components/conversation-view';
+import { PersonalitiesDashboard } from './personalities-dashboard';
+import { ada, makePersonality, renderWithApp, stubApi } from '../test-support/personalities-api-stub';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const dashboard = (
+  <PersonalitiesDashboard renderConversation={(p, onBack) => <ConversationView personality={p} onBack={onBack} />} />
+);
+const location = () => screen.getByTestId('location').textContent;
+const listCalls = (calls: { method: string; path: string }[]) =>
+  calls.filter((c) => c.method === 'GET' && c.path === '/api/personalities');
+
+describe('personalities dashboard', () => {
+  it('signed in with nothing to show: "Add Personality" and "No personalities yet"', async () => {
+    stubApi({ viewer: ada });
+    renderWithApp(dashboard);
+    expect(await screen.findByText('No personalities yet')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Add Personality' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Sign In to Create' })).toBeNull();
+  });
+
+  it('signed out with nothing public: "Sign In to Create" links to /auth', async () => {
+    stubApi({ viewer: null });
+    renderWithApp(dashboard);
+    expect(await screen.findByText('No public personalities available')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Add Personality' })).toBeNull();
+    const signIn = screen.getByRole('link', { name: 'Sign In to Create' });
+    expect(signIn).toHaveAttribute('href', '/auth');
+    await userEvent.setup().click(signIn);
+    expect(await screen.findByRole('heading', { name: 'Auth screen' })).toBeInTheDocument();
+  });
+
+  it('shows skeletons while loading', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const api = stubApi({ viewer: ada, personalities: [makePersonality({ name: 'Late' })] });
+    const answer = api.fetchMock.getMockImplementation()!;
+    api.fetchMock.mockImplementation(async (input, init) => {
+      if (String(input).includes('/api/personalities')) await gate;
+      return answer(input, init);
+    });
+    renderWithApp(dashboard);
+    expect(await screen.findByRole('status', { name: 'Loading personalities' })).toBeInTheDocument();
+    act(() => release());
+    expect(await screen.findByRole('article', { name: 'Late' })).toBeInTheDocument();
+    expect(screen.queryByRole('status', { name: 'Loading personalities' })).toBeNull();
+  });
+
+  it('shows a load error with a retry that fetches again', async () => {
+    let fail = true;
+    const api = stubApi({
+      viewer: ada,
+      personalities: [makePersonality({ name: 'Back again' })],
+      override: (c) =>
+        fail && c.path === '/api/personalities'
+          ? { status: 500, body: { error: { code: 'INTERNAL', message: 'An unexpected error occurred' } } }
+          : undefined,
+    });
+    renderWithApp(dashboard);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to load personalities');
+    expect(alert).toHaveTextContent('An unexpected error occurred');
+    fail = false;
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('article', { name: 'Back again' })).toBeInTheDocument();
+    expect(listCalls(api.calls)).toHaveLength(2);
+  });
+
+  it('fetches the list again when the viewer signs in', async () => {
+    const api = stubApi({ viewer: null });
+    const { queryClient } = renderWithApp(dashboard);
+    await screen.findByText('No public personalities available');
+    expect(listCalls(api.calls)).toHaveLength(1);
+    api.setViewer(ada);
+    await act(() => queryClient.invalidateQueries({ queryKey: ['auth'] }));
+    expect(await screen.findByText('No personalities yet')).toBeInTheDocument();
+    expect(listCalls(api.calls)).toHaveLength(2);
+  });
+
+  it('Start Chat opens the conversation in place of the grid, and Back returns', async () => {
+    const p = makePersonality({ name: 'Socrates', sharingType: 'public', isPublic: true, isOwner: false });
+    stubApi({ viewer: null, personalities: [p] });
+    renderWithApp(dashboard);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Start Chat with Socrates' }));
+
+    const title = await screen.findByRole('heading', { name: 'Conversation with Socrates' });
+    expect(title).toHaveFocus();
+    expect(location()).toBe(`/?chat=${p.id}`);
+    expect(screen.queryByRole('article', { name: 'Socrates' })).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Back to personalities' }));
+    expect(await screen.findByRole('article', { name: 'Socrates' })).toBeInTheDocument();
+    expect(location()).toBe('/');
+  });
+
+  it('opens a conversation from the URL, and Back leaves it even without history', async () => {
+    const p = makePersonality({ name: 'Hypatia', sharingType: 'public', isPublic: true, isOwner: false });
+    stubApi({ viewer: null, personalities: [p] });
+    renderWithApp(dashboard, { path: `/?chat=${p.id}` });
+    expect(await screen.findByRole('heading', { name: 'Conversation with Hypatia' })).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Back to personalities' }));
+    expect(await screen.findByRole('article', { name: 'Hypatia' })).toBeInTheDocument();
+    expect(location()).toBe('/');
+  });
+
+  it('says so when the conversation asked for is not visible', async () => {
+    stubApi({ viewer: null, personalities: [] });
+    renderWithApp(dashboard, { path: '/?chat=missing' });
+    expect(await screen.findByText('This personality is not available.')).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Back to personalities' }));
+    await waitFor(() => expect(location()).toBe('/'));
+    expect(await screen.findByText('No public personalities available')).toBeInTheDocument();
+  });
+});

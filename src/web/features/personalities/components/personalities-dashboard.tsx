@@ -1,0 +1,105 @@
+// The main screen's body (spec section 2): intro, "Add Personality" or "Sign In to Create", the
+// create form and the grid; or, when ?chat={id} is set, that personality's conversation.
+// Other features plug in through props, so this feature imports none of them: the route passes
+// the conversation view and the documents modal opener.
+import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { ArrowLeftIcon, LogInIcon, PlusIcon } from 'lucide-react';
+import type { Personality } from '../../../../shared/schemas/personality';
+import { Button } from '../../../components/ui/button';
+import { useViewer } from '../../auth/hooks/use-viewer';
+import { useListPersonalities } from '../api/list-personalities';
+import { useChatParam } from '../hooks/use-chat-param';
+import { PersonalityCreateForm } from './personality-create-form';
+import { PersonalityGrid } from './personality-grid';
+
+interface Props {
+  /** Renders the conversation screen for the chosen personality; `onBack` returns to the grid. */
+  renderConversation: (personality: Personality, onBack: () => void) => ReactNode;
+  /** The owner's "Docs" button; the documents modal is wired here by the route. */
+  onOpenDocuments?: (personality: Personality) => void;
+}
+
+const noop = () => {};
+
+export function PersonalitiesDashboard({ renderConversation, onOpenDocuments = noop }: Props) {
+  const viewer = useViewer();
+  const signedIn = viewer.user !== null;
+  const list = useListPersonalities();
+  const { chatId, openChat, closeChat } = useChatParam();
+  const [creating, setCreating] = useState(false);
+
+  if (chatId) {
+    const personality = list.data?.find((p) => p.id === chatId);
+    return (
+      <div className="mx-auto w-full max-w-6xl px-4 py-6 sm:px-6 sm:py-8">
+        {personality ? (
+          renderConversation?.(personality, closeChat)
+        ) : list.isPending ? (
+          <p role="status" className="text-muted-foreground">
+            Loading...
+          </p>
+        ) : (
+          <div className="grid justify-items-start gap-4">
+            <Button variant="outline" size="sm" onClick={closeChat} aria-label="Back to personalities">
+              <ArrowLeftIcon aria-hidden />
+              Back
+            </Button>
+            <p role="alert" className="text-muted-foreground">
+              This personality is not available.
+            </p>
+          </div>
+        )}
+      </div>
+    );
+  }
+
+  return (
+    <div className="mx-auto grid w-full max-w-6xl gap-8 px-4 py-6 sm:px-6 sm:py-10">
+      <section aria-labelledby="personalities-title" className="flex flex-col gap-5 md:flex-row md:items-end md:justify-between">
+        <div className="grid max-w-2xl gap-2">
+          <h1 id="personalities-title" className="font-display text-3xl font-semibold tracking-tight sm:text-4xl">
+            <span className="mystical-text">Kindred spirits</span>
+          </h1>
+          <p className="text-base leading-relaxed text-muted-foreground">
+            Create AI personalities modelled on famous figures or people you know, shape how they behave with
+            instructions and documents, give them a voice, and talk with them by text or voice.
+          </p>
+        </div>
+        {viewer.isLoading ? null : signedIn ? (
+          <Button
+            variant="mystical"
+            size="lg"
+            className="self-start md:self-auto"
+            onClick={() => setCreating(true)}
+            aria-expanded={creating}
+            disabled={creating}
+          >
+            <PlusIcon aria-hidden />
+            Add Personality
+          </Button>
+        ) : (
+          <Button asChild variant="mystical" size="lg" className="self-start md:self-auto">
+            <Link to="/auth">
+              <LogInIcon aria-hidden />
+              Sign In to Create
+            </Link>
+          </Button>
+        )}
+      </section>
+
+      {creating && signedIn && <PersonalityCreateForm onDone={() => setCreating(false)} />}
+
+      <PersonalityGrid
+        personalities={list.data}
+        isPending={list.isPending}
+        error={list.error}
+        isRetrying={list.isFetching}
+        onRetry={() => void list.refetch()}
+        signedIn={signedIn}
+        onStartChat={(p) => openChat(p.id)}
+        onOpenDocuments={onOpenDocuments}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,123 @@
+// One personality in the grid: name, badges, description with safe links, and the actions the
+// viewer may take. Owner actions (edit, delete) appear on hover, on keyboard focus, and always
+// on touch screens, which cannot hover.
+import { useRef, useState } from 'react';
+import { EyeIcon, FileTextIcon, MessageCircleIcon, PencilIcon } from 'lucide-react';
+import { messages } from '../../../../shared/messages';
+import type { Personality } from '../../../../shared/schemas/personality';
+import { SafeLinks } from '../../../lib/safe-links';
+import { cn } from '../../../lib/cn';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '../../../components/ui/card';
+import { isCreatedByAnother } from '../utils/personality-labels';
+import { PersonalityBadges } from './personality-badges';
+import { PersonalityEditForm } from './personality-edit-form';
+import { DeletePersonalityDialog } from './delete-personality-dialog';
+
+interface Props {
+  personality: Personality;
+  signedIn: boolean;
+  onStartChat: (personality: Personality) => void;
+  onOpenDocuments: (personality: Personality) => void;
+}
+
+const ownerActionClass =
+  'size-8 text-muted-foreground hover:text-foreground opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100 focus-visible:opacity-100 [@media(hover:none)]:opacity-100';
+
+export function PersonalityCard({ personality: p, signedIn, onStartChat, onOpenDocuments }: Props) {
+  const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const titleId = `personality-${p.id}-name`;
+
+  const stopEditing = () => {
+    setEditing(false);
+    // Put focus back where the keyboard user left it.
+    requestAnimationFrame(() => editButton.current?.focus());
+  };
+
+  return (
+    <Card
+      role="article"
+      aria-labelledby={titleId}
+      className={cn(
+        'group relative gap-4 overflow-hidden transition-shadow hover:shadow-lg',
+        'before:absolute before:inset-x-0 before:top-0 before:h-1 before:bg-gradient-personality before:opacity-70',
+        editing && 'ring-2 ring-ring/40',
+      )}
+    >
+      {editing ? (
+        <>
+          <CardHeader>
+            <CardTitle id={titleId} className="text-lg">
+              Editing {p.name}
+            </CardTitle>
+          </CardHeader>
+          <PersonalityEditForm personality={p} onDone={stopEditing} />
+        </>
+      ) : (
+        <>
+          <CardHeader className="gap-3">
+            <div className="flex items-start justify-between gap-2">
+              <CardTitle id={titleId} className="min-w-0 break-words">
+                {p.name}
+              </CardTitle>
+              {p.isOwner && (
+                <div className="-mt-1 -mr-2 flex shrink-0 gap-0.5">
+                  <Button
+                    ref={editButton}
+                    variant="ghost"
+                    size="icon"
+                    className={ownerActionClass}
+                    aria-label={`Edit ${p.name}`}
+                    title="Edit"
+                    onClick={() => setEditing(true)}
+                  >
+                    <PencilIcon aria-hidden />
+                  </Button>
+                  <DeletePersonalityDialog personality={p} triggerClassName={ownerActionClass} />
+                </div>
+              )}
+            </div>
+            <PersonalityBadges personality={p} />
+          </CardHeader>
+          <CardContent className="flex flex-1 flex-col gap-3">
+            {p.description ? (
+              <p className="line-clamp-5 text-sm leading-relaxed break-words whitespace-pre-line text-muted-foreground">
+                <SafeLinks text={p.description} />
+              </p>
+            ) : (
+              <p className="text-sm text-muted-foreground/80 italic">No description</p>
+            )}
+            {isCreatedByAnother(p) && (
+              <p className="mt-auto text-xs text-muted-foreground">{messages.personality.createdByOther}</p>
+            )}
+          </CardContent>
+          <CardFooter className="flex-wrap">
+            <Button
+              variant="personality"
+              className="flex-1"
+              onClick={() => onStartChat(p)}
+              aria-label={`Start Chat with ${p.name}`}
+            >
+              <MessageCircleIcon aria-hidden />
+              Start Chat
+            </Button>
+            {p.isOwner ? (
+              <Button variant="outline" onClick={() => onOpenDocuments(p)} aria-label={`Docs for ${p.name}`}>
+                <FileTextIcon aria-hidden />
+                Docs
+              </Button>
+            ) : (
+              signedIn && (
+                <span className="inline-flex h-10 items-center gap-1.5 rounded-md border border-dashed px-3 text-sm text-muted-foreground">
+                  <EyeIcon className="size-4" aria-hidden />
+                  View Only
+                </span>
+              )
+            )}
+          </CardFooter>
+        </>
+      )}
+    </Card>
+  );
+}

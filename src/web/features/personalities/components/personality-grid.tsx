@@ -1,0 +1,93 @@
+// The library's body: loading skeletons, a load error with retry, the empty states, or the grid
+// (one column on phones, two on tablets, three on desktops).
+import { RotateCwIcon, SparklesIcon } from 'lucide-react';
+import { messages } from '../../../../shared/messages';
+import type { Personality } from '../../../../shared/schemas/personality';
+import { errorMessage } from '../../../lib/api-client';
+import { Alert, AlertDescription, AlertTitle } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { PersonalityCard } from './personality-card';
+
+interface Props {
+  personalities: Personality[] | undefined;
+  isPending: boolean;
+  error: unknown;
+  isRetrying: boolean;
+  onRetry: () => void;
+  signedIn: boolean;
+  onStartChat: (personality: Personality) => void;
+  onOpenDocuments: (personality: Personality) => void;
+}
+
+const gridClass = 'grid grid-cols-1 gap-5 sm:grid-cols-2 xl:grid-cols-3';
+
+export function PersonalityGrid(props: Props) {
+  const { personalities, isPending, error, signedIn } = props;
+
+  if (error && !personalities) {
+    return (
+      <Alert variant="destructive">
+        <AlertTitle>{messages.personality.loadFailed}</AlertTitle>
+        <AlertDescription>
+          <p>{errorMessage(error)}</p>
+          <Button variant="outline" size="sm" className="mt-2" onClick={props.onRetry} disabled={props.isRetrying}>
+            <RotateCwIcon className={props.isRetrying ? 'animate-spin' : undefined} aria-hidden />
+            Retry
+          </Button>
+        </AlertDescription>
+      </Alert>
+    );
+  }
+
+  if (isPending || !personalities) {
+    return (
+      <div role="status" aria-label="Loading personalities" className={gridClass}>
+        {[0, 1, 2].map((i) => (
+          <div key={i} className="grid gap-4 rounded-xl border bg-card p-6">
+            <Skeleton className="h-6 w-2/3" />
+            <div className="flex gap-2">
+              <Skeleton className="h-5 w-16 rounded-full" />
+              <Skeleton className="h-5 w-24 rounded-full" />
+            </div>
+            <Skeleton className="h-4 w-full" />
+            <Skeleton className="h-4 w-5/6" />
+            <Skeleton className="mt-2 h-10 w-full" />
+          </div>
+        ))}
+      </div>
+    );
+  }
+
+  if (personalities.length === 0) {
+    return (
+      <div className="flex flex-col items-center gap-3 rounded-xl border border-dashed bg-card/60 px-6 py-14 text-center">
+        <SparklesIcon className="size-8 text-gold" aria-hidden />
+        <p className="font-display text-xl font-semibold">
+          {signedIn ? messages.personality.emptySignedIn : messages.personality.emptySignedOut}
+        </p>
+        <p className="max-w-sm text-sm text-muted-foreground">
+          {signedIn
+            ? 'Click "Add Personality" to create your first one.'
+            : 'Sign in to create personalities of your own.'}
+        </p>
+      </div>
+    );
+  }
+
+  return (
+    <ul className={gridClass} aria-label="Personalities">
+      {personalities.map((p) => (
+        // A card being edited (it holds a form) takes the whole row, so the form has room.
+        <li key={p.id} className="grid has-[form]:col-span-full">
+          <PersonalityCard
+            personality={p}
+            signedIn={signedIn}
+            onStartChat={props.onStartChat}
+            onOpenDocuments={props.onOpenDocuments}
+          />
+        </li>
+      ))}
+    </ul>
+  );
+}

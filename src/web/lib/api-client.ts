@@ -1,0 +1,42 @@
+// The one typed client for our API (Hono's hc over the server's route types). Components never
+// call fetch: each server call is a file under features/<x>/api that uses `api` and `unwrap`.
+import { hc, type InferResponseType } from 'hono/client';
+import type { AppType } from '../../server/app';
+import { messages } from '../../shared/messages';
+
+export const api = hc<AppType>('/', { init: { credentials: 'same-origin' } });
+
+/** An error answered by the API, carrying its stable code and user-facing message. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** Resolves to the JSON body of a 2xx answer, or throws ApiError with the server's message. */
+export async function unwrap<R extends { ok: boolean; status: number; json(): Promise<unknown> }>(
+  request: Promise<R> | R,
+): Promise<InferResponseType<() => Promise<R>, 200 | 201>> {
+  let res: R;
+  try {
+    res = await request;
+  } catch {
+    throw new ApiError(0, 'NETWORK', 'Could not reach the server. Check your connection and try again.');
+  }
+  const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+  if (!res.ok) {
+    throw new ApiError(res.status, body?.error?.code ?? 'UNKNOWN', body?.error?.message ?? messages.generic);
+  }
+  return body as never;
+}
+
+/** The message to show a person for any thrown value, with a fallback for the unexpected. */
+export function errorMessage(err: unknown, fallback: string = messages.generic): string {
+  if (err instanceof ApiError) return err.message;
+  return fallback;
+}
