@@ -2,7 +2,7 @@
 // Grants or revokes admin for an existing account, on the configured database.
 import path from 'node:path';
 import { loadConfig } from '../src/server/config';
-import { openDatabase } from '../src/server/db/client';
+import { DataDirLockedError, openDatabase } from '../src/server/db/client';
 import { findUserIdByEmail, grantAdmin, revokeAdmin } from '../src/server/auth/roles';
 import { createLogger } from '../src/server/lib/logger';
 
@@ -16,6 +16,13 @@ const database = await openDatabase({
   databaseUrl: config.databaseUrl,
   pgliteDir: config.databaseUrl ? undefined : path.join(config.dataDir, 'pglite'),
   logger: createLogger('warn'),
+}).catch((err: unknown) => {
+  // PGlite: the running server holds the folder; say so plainly instead of a stack trace.
+  if (err instanceof DataDirLockedError) {
+    console.error(err.message);
+    process.exit(1);
+  }
+  throw err;
 });
 try {
   const userId = await findUserIdByEmail(database.db, email);

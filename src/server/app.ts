@@ -11,7 +11,7 @@ import type { AppConfig } from './config';
 import type { DatabaseHandle } from './db/client';
 import type { Logger } from './lib/logger';
 import type { Clock } from './lib/clock';
-import { AppError, errorBody } from './lib/errors';
+import { AppError, errorBody, isUnstorableText } from './lib/errors';
 import { validationHook } from './lib/openapi';
 import { createAuth } from './auth/auth';
 import type { Mailer } from './auth/mailer';
@@ -21,6 +21,15 @@ import { createPersonalityService } from './modules/personalities/personalities.
 import { personalityRoutes } from './modules/personalities/personalities.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { meRoutes } from './modules/me/me.routes';
+import { createDocumentsModule } from './modules/documents/documents.module';
+import { documentRoutes } from './modules/documents/documents.routes';
+import { isStreamedUploadPath } from './modules/documents/upload-paths';
+import type { BlobStorage } from './storage/storage';
+import { createSharingService } from './modules/sharing/sharing.service';
+import { sharingRoutes } from './modules/sharing/sharing.routes';
+import { createAdminService } from './modules/admin/admin.service';
+import { adminRoutes } from './modules/admin/admin.routes';
+import { createConversationsModule } from './modules/conversations/conversations.module';
 import { messages } from '../shared/messages';
 import { limits } from '../shared/limits';
 
@@ -33,6 +42,8 @@ export interface AppDeps {
   authSecret: string;
   /** Folder of the built front end; when set it is served with an SPA fallback. */
   webRoot?: string;
+  /** Blob storage; defaults to files under DATA_DIR/blobs. */
+  storage?: BlobStorage;
 }
 
 export function createApp(deps: AppDeps) {
@@ -48,7 +59,10 @@ export function createApp(deps: AppDeps) {
     logger,
     secureCookies: config.publicUrl.startsWith('https://'),
   });
-  const personalities = createPersonalityService(db);
+  const documents = createDocumentsModule({ config, database, logger, clock, storage: deps.storage });
+  // Deleting a personality also removes its stored files (rows cascade in the database).
+  const personalities = createPersonalityService(db, [documents.onPersonalityDeleted]);
+  const conversations = createConversationsModule({ config, db, clock, logger, secret: deps.authSecret, hasVector: database.hasVector });
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
@@ -72,19 +86,23 @@ export function createApp(deps: AppDeps) {
   );
 
   // JSON bodies are small; 413 is sent as soon as the stream passes the limit, before it is read whole.
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: limits.jsonBodyMaxBytes,
-      onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', messages.errors.tooLarge), 413),
-    }),
-  );
+  const jsonBodyLimit = bodyLimit({
+    maxSize: limits.jsonBodyMaxBytes,
+    onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', messages.errors.tooLarge), 413),
+  });
+  // File uploads stream through their own, larger limits (documents-upload.ts).
+  app.use('/api/*', (c, next) => (isStreamedUploadPath(c.req.method, c.req.path) ? next() : jsonBodyLimit(c, next)));
   app.use('/api/*', sessionMiddleware(auth, db));
 
   const authLimit = { max: config.rateLimits.authPer15Min, windowSeconds: 15 * 60 };
   app.use('/api/auth/sign-up/*', rateLimit(db, clock, { endpoint: 'auth/sign-up', ...authLimit }));
   app.use('/api/auth/sign-in/*', rateLimit(db, clock, { endpoint: 'auth/sign-in', ...authLimit }));
-  app.on(['GET', 'POST'], '/api/auth/*', (c) => auth.handler(c.req.raw));
+  app.on(['GET', 'POST'], '/api/auth/*', async (c) => {
+    const res = await auth.handler(c.req.raw);
+    // better-auth answers an unknown auth path with an empty 404; keep the API's JSON error shape.
+    if (res.status === 404 && !res.headers.get('content-type')) return c.json(errorBody('NOT_FOUND', 'No such API route'), 404);
+    return res;
+  });
 
   app.get('/api/health', async (c) => {
     return c.json({ ok: true, database: database.kind, vector: database.hasVector });
@@ -93,6 +111,12 @@ export function createApp(deps: AppDeps) {
   const routes = app
     .route('/api/me', meRoutes())
     .route('/api/personalities', personalityRoutes(personalities))
+    .route('/api/personalities', documentRoutes(documents, logger))
+    .route('/api/personalities', sharingRoutes(createSharingService(db, clock)))
+    .route('/api/admin', adminRoutes(createAdminService(db, clock)))
+    .route('/api/personalities', conversations.personalityRoutes)
+    .route('/api/conversations', conversations.conversationRoutes)
+    .route('/api/admin/system-optimizations', conversations.systemOptimizationRoutes)
     .route('/api/feedback', feedbackRoutes(db, clock, config.rateLimits.feedbackPerHour));
 
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Kindred API', version: '1' } });
@@ -114,11 +138,12 @@ export function createApp(deps: AppDeps) {
       const message = /json/i.test(err.message) ? messages.errors.badJson : err.message || messages.errors.invalidInput;
       return c.json(errorBody(code, message), status);
     }
+    if (isUnstorableText(err)) return c.json(errorBody('BAD_REQUEST', messages.errors.unstorableText), 400);
     logger.error(`unhandled error: ${c.req.method} ${c.req.path}`, err);
     return c.json(errorBody('INTERNAL', messages.generic), 500);
   });
 
-  return { app, routes, auth };
+  return { app, routes, auth, documents, preload: () => conversations.preload() };
 }
 
 export type AppType = ReturnType<typeof createApp>['routes'];

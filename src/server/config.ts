@@ -34,6 +34,25 @@ const envSchema = z.object({
   // Rate limits can be loosened for load tests; defaults are what a public deployment wants.
   RATE_LIMIT_AUTH_PER_15MIN: z.coerce.number().int().positive().default(30),
   RATE_LIMIT_FEEDBACK_PER_HOUR: z.coerce.number().int().positive().default(20),
+  // Documents: chunking, extraction bounds, URL import, background jobs.
+  CHUNK_SIZE: z.coerce.number().int().min(100).max(20000).default(1000),
+  CHUNK_OVERLAP: z.coerce.number().int().min(0).max(5000).default(200),
+  EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
+  EXTRACT_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  EXTRACT_MAX_PAGES: z.coerce.number().int().positive().default(2000),
+  EXTRACT_MAX_UNPACKED_MB: z.coerce.number().int().positive().default(64),
+  EXTRACT_MEMORY_MB: z.coerce.number().int().min(64).default(256),
+  URL_IMPORT_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  // Test-only: lets URL import reach 127.0.0.0/8 and ::1 (never any other private address).
+  URL_IMPORT_ALLOW_LOOPBACK: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+  JOB_CONCURRENCY: z.coerce.number().int().min(0).max(16).default(1),
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(1).default(30),
+  JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(3),
+  JOB_POLL_MS: z.coerce.number().int().min(10).default(1000),
+  JOB_RETRY_BASE_MS: z.coerce.number().int().min(0).default(5000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -55,6 +74,19 @@ export interface AppConfig {
   azureSpeech: { key?: string; region?: string; endpoint?: string };
   logLevel: Env['LOG_LEVEL'];
   rateLimits: { authPer15Min: number; feedbackPerHour: number };
+  documents: {
+    chunkSize: number;
+    chunkOverlap: number;
+    embeddingBatchSize: number;
+    extractTimeoutMs: number;
+    extractMaxPages: number;
+    extractMaxUnpackedBytes: number;
+    extractMemoryMb: number;
+    urlImportTimeoutMs: number;
+    urlImportAllowLoopback: boolean;
+  };
+  /** concurrency 0 means this process runs no jobs (another process does). */
+  jobs: { concurrency: number; leaseSeconds: number; maxAttempts: number; pollMs: number; retryBaseMs: number };
 }
 
 export function parseEmailList(value: string | undefined): string[] {
@@ -95,5 +127,23 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     azureSpeech: { key: e.AZURE_SPEECH_KEY, region: e.AZURE_SPEECH_REGION, endpoint: e.AZURE_SPEECH_ENDPOINT },
     logLevel: e.LOG_LEVEL,
     rateLimits: { authPer15Min: e.RATE_LIMIT_AUTH_PER_15MIN, feedbackPerHour: e.RATE_LIMIT_FEEDBACK_PER_HOUR },
+    documents: {
+      chunkSize: e.CHUNK_SIZE,
+      chunkOverlap: Math.min(e.CHUNK_OVERLAP, Math.floor(e.CHUNK_SIZE / 2)),
+      embeddingBatchSize: e.EMBEDDING_BATCH_SIZE,
+      extractTimeoutMs: e.EXTRACT_TIMEOUT_MS,
+      extractMaxPages: e.EXTRACT_MAX_PAGES,
+      extractMaxUnpackedBytes: e.EXTRACT_MAX_UNPACKED_MB * 1024 * 1024,
+      extractMemoryMb: e.EXTRACT_MEMORY_MB,
+      urlImportTimeoutMs: e.URL_IMPORT_TIMEOUT_MS,
+      urlImportAllowLoopback: e.URL_IMPORT_ALLOW_LOOPBACK,
+    },
+    jobs: {
+      concurrency: e.JOB_CONCURRENCY,
+      leaseSeconds: e.JOB_LEASE_SECONDS,
+      maxAttempts: e.JOB_MAX_ATTEMPTS,
+      pollMs: e.JOB_POLL_MS,
+      retryBaseMs: e.JOB_RETRY_BASE_MS,
+    },
   };
 }

@@ -6,13 +6,16 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import type { AppConfig } from './config';
-import { openDatabase, type DatabaseHandle } from './db/client';
+import { DataDirLockedError, openDatabase, type DatabaseHandle } from './db/client';
 import { createLogger, type Logger } from './lib/logger';
 import { systemClock, type Clock } from './lib/clock';
 import { resolveAuthSecret } from './lib/secrets';
 import { createMailer, type Mailer } from './auth/mailer';
 import { grantListedAdmins } from './auth/roles';
 import { createApp } from './app';
+import { createJobRunner } from './jobs/job-runner';
+import { ensureVectorSchema } from './modules/documents/chunk-search.repository';
+import type { BlobStorage } from './storage/storage';
 
 export interface StartOptions {
   /** PGlite in memory instead of DATA_DIR (tests). Ignored when config.databaseUrl is set. */
@@ -22,6 +25,8 @@ export interface StartOptions {
   mailer?: Mailer;
   /** Serve the built front end; defaults to dist/web when it exists. */
   webRoot?: string | null;
+  /** Blob storage; defaults to files under DATA_DIR/blobs. */
+  storage?: BlobStorage;
 }
 
 export interface RunningServer {
@@ -33,18 +38,29 @@ export interface RunningServer {
 
 const defaultWebRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/web');
 
+// PGlite folders opened by this process. The lock file holds a pid, which cannot tell two starts in
+// one process (tests, benchmarks) apart, so those are refused here.
+const pgliteDirsInUse = new Set<string>();
+
 export async function startServer(config: AppConfig, opts: StartOptions = {}): Promise<RunningServer> {
   const logger = opts.logger ?? createLogger(config.logLevel);
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    pgliteDir: config.databaseUrl || opts.inMemoryDatabase ? undefined : path.join(config.dataDir, 'pglite'),
-    logger,
+  const pgliteDir = config.databaseUrl || opts.inMemoryDatabase ? undefined : path.join(config.dataDir, 'pglite');
+  if (pgliteDir && pgliteDirsInUse.has(pgliteDir)) throw new DataDirLockedError(pgliteDir, process.pid);
+  if (pgliteDir) pgliteDirsInUse.add(pgliteDir);
+  const releaseDir = () => {
+    if (pgliteDir) pgliteDirsInUse.delete(pgliteDir);
+  };
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir, logger }).catch((err: unknown) => {
+    releaseDir();
+    throw err;
   });
   try {
     const granted = await grantListedAdmins(database.db, config.adminEmails);
     if (granted > 0) logger.info(`admin role granted to ${granted} account(s) from ADMIN_EMAILS`);
+    // Embeddings live outside the migrations: pgvector may be missing (design.md).
+    if (database.hasVector) await ensureVectorSchema(database.db);
     const webRoot = opts.webRoot === null ? undefined : (opts.webRoot ?? (fs.existsSync(defaultWebRoot) ? defaultWebRoot : undefined));
-    const { app } = createApp({
+    const { app, preload, documents } = createApp({
       config,
       database,
       logger,
@@ -52,12 +68,19 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
       mailer: opts.mailer ?? createMailer(config.smtpUrl, config.smtpFrom, logger),
       authSecret: resolveAuthSecret(config.authSecret, config.dataDir),
       webRoot,
+      storage: opts.storage,
     });
+    // Spec section 9: the first public personalities' prompt contexts are loaded before serving.
+    await preload();
     const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host });
     await new Promise<void>((resolve, reject) => {
       server.once('listening', () => resolve());
       server.once('error', reject);
     });
+    // Background jobs (document processing) run in this process unless JOB_CONCURRENCY is 0.
+    const jobs = createJobRunner({ db: database.db, handlers: documents.jobHandlers, logger, ...config.jobs });
+    documents.bindWake(jobs.wake);
+    if (config.jobs.concurrency > 0) jobs.start();
     const port = (server.address() as AddressInfo).port;
     const url = `http://${config.host}:${port}`;
     return {
@@ -65,12 +88,17 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
       port,
       database,
       close: async () => {
+        documents.endStreams();
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        await jobs.stop();
+        await documents.close();
         await database.close();
+        releaseDir();
       },
     };
   } catch (err) {
     await database.close();
+    releaseDir();
     throw err;
   }
 }

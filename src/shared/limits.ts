@@ -13,7 +13,27 @@ export const limits = {
   /** Largest JSON body the API reads; bigger ones get 413 before they are read whole. */
   jsonBodyMaxBytes: 256 * 1024,
   textUploadMaxBytes: 10 * 1024 * 1024,
+  /** Documents (issue 4): files per upload request, name and URL lengths, page sizes, polling. */
+  documentUploadMaxFiles: 20,
+  documentFileNameMax: 255,
+  documentUrlMax: 2048,
+  documentChunksPageMax: 500,
+  documentSourceWindow: 100,
+  documentPollMs: 2000,
   onboardingSteps: 4,
+  /** Chat (issue 5): one message, the history a request may carry, what is sent to the model. */
+  chatMessageMax: 4000,
+  chatHistoryRequestMaxItems: 100,
+  chatHistoryMaxMessages: 20,
+  chatHistoryMaxChars: 12000,
+  chatPassages: 5,
+  conversationTitleMax: 120,
+  questionsListLimit: 50,
+  /** Spec section 9: context cache. */
+  contextCacheTtlMs: 10 * 60 * 1000,
+  contextCacheMaxEntries: 10,
+  contextCachePreload: 5,
+  chatPreviewTtlMs: 10 * 60 * 1000,
 } as const;
 
 export const FEEDBACK_CATEGORIES = [
@@ -48,3 +68,8 @@ export type VoiceProvider = (typeof VOICE_PROVIDERS)[number];
 
 export const SHARING_TYPES = ['private', 'shared', 'public'] as const;
 export type SharingType = (typeof SHARING_TYPES)[number];
+
+/** Document types Kindred accepts (the spec: .txt only); each is converted to plain text. */
+export const DOCUMENT_EXTENSIONS = ['.txt', '.md', '.pdf', '.docx', '.html', '.htm'] as const;
+/** The `accept` attribute for the browse button. */
+export const DOCUMENT_ACCEPT = '.txt,.md,.markdown,.pdf,.docx,.html,.htm,text/plain,text/markdown,application/pdf,text/html,application/vnd.openxmlformats-officedocument.wordprocessingml.document';

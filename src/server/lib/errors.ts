@@ -54,6 +54,15 @@ export function isUniqueViolation(err: unknown): boolean {
   return pgCode(err) === '23505';
 }
 
+/**
+ * Text PostgreSQL cannot store (a NUL character, 22021; or untranslatable, 22P05). It comes from the
+ * client, so it is a bad request, not a server failure.
+ */
+export function isUnstorableText(err: unknown): boolean {
+  const code = pgCode(err);
+  return code === '22021' || code === '22P05';
+}
+
 export function isForeignKeyViolation(err: unknown): boolean {
   return pgCode(err) === '23503';
 }

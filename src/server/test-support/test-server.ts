@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import crypto from 'node:crypto';
+import net from 'node:net';
 import pg from 'pg';
 import { loadConfig, type AppConfig } from '../config';
 import { startServer, type RunningServer, type StartOptions } from '../start';
@@ -43,35 +44,45 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   clock?: Clock;
   start?: StartOptions;
+  /**
+   * Keep the database in this PGlite data folder (not deleted on close) instead of a fresh
+   * in-memory or scratch database: for tests that stop and start a server on the same data.
+   */
+  dataDir?: string;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-test-'));
+  const persistent = options.dataDir !== undefined;
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-test-'));
   const logs: string[] = [];
   let dropDatabase: (() => Promise<void>) | undefined;
   let databaseUrl: string | undefined;
-  if (process.env.TEST_DATABASE_URL) {
+  if (process.env.TEST_DATABASE_URL && !persistent) {
     ({ databaseUrl, drop: dropDatabase } = await createScratchDatabase(process.env.TEST_DATABASE_URL));
   }
+  // A real port up front, so PUBLIC_URL (links in e-mails, the Origin check) names this server.
+  const port = Number(options.env?.PORT ?? (await freePort()));
   const config = loadConfig({
     NODE_ENV: 'test',
-    PORT: '0',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    // Every request in a test comes from 127.0.0.1: rate-limit tests set their own low limits.
     RATE_LIMIT_AUTH_PER_15MIN: '1000',
+    RATE_LIMIT_FEEDBACK_PER_HOUR: '1000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...options.env,
   });
   const logger = createLogger('info', (line) => logs.push(line));
   const running = await startServer(config, {
-    inMemoryDatabase: true,
+    inMemoryDatabase: !persistent,
     logger,
     clock: options.clock,
     webRoot: null,
     ...options.start,
   });
-  // PUBLIC_URL is only known once the port is.
   const server: TestServer = {
     ...running,
     config,
@@ -89,7 +100,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     async close() {
       await running.close();
       if (dropDatabase) await dropDatabase();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!persistent) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
   return server;
@@ -141,6 +152,18 @@ export function createClient(baseUrl: string): TestClient {
     signUp: (email, password, name) => request('POST', '/api/auth/sign-up/email', { email, password, name: name ?? '' }),
     signIn: (email, password) => request('POST', '/api/auth/sign-in/email', { email, password }),
   };
+}
+
+/** A port free on loopback right now (the OS picks it; the server binds it a moment later). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 async function createScratchDatabase(adminUrl: string) {

@@ -6,3 +6,6 @@ export * from './sharing';
 export * from './documents';
 export * from './feedback';
 export * from './rate-limits';
+export * from './conversations';
+export * from './questions';
+export * from './jobs';

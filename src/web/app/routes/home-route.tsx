@@ -3,6 +3,7 @@ import { useViewer } from '../../features/auth/hooks/use-viewer';
 import { OnboardingDialog } from '../../features/onboarding/components/onboarding-dialog';
 import { PersonalitiesDashboard } from '../../features/personalities/components/personalities-dashboard';
 import { ConversationView } from '../../features/conversation/components/conversation-view';
+import { ShareDialog } from '../../features/sharing/components/share-dialog';
 
 /** "/": the personalities dashboard, and onboarding for a signed-in user who has not seen it. */
 export function HomeRoute() {
@@ -19,6 +20,7 @@ export function HomeRoute() {
     <>
       <PersonalitiesDashboard
         renderConversation={(personality, onBack) => <ConversationView personality={personality} onBack={onBack} />}
+        renderShareAction={(personality, onChanged) => <ShareDialog personality={personality} onChanged={onChanged} />}
       />
       <OnboardingDialog userId={user?.id ?? null} />
     </>

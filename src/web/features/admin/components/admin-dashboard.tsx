@@ -1,16 +1,38 @@
-/**
- * The admin dashboard's content: summary cards and the four tabs (Public Requests, Manage
- * Personalities, Content Moderation, Personality Ordering) arrive in a later issue and go here.
- * AdminPage renders it only for admins, below the title and subtitle.
- */
+// The admin dashboard's content below the title: the summary cards and the four tabs, Public
+// Requests first. AdminPage renders it only for admins; the server checks every call anyway.
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { ContentModerationTab } from './content-moderation-tab';
+import { ManagePersonalitiesTab } from './manage-personalities-tab';
+import { OrderingTab } from './ordering-tab';
+import { PublicRequestsTab } from './public-requests-tab';
+import { SummaryCards } from './summary-cards';
+
+const tabs = [
+  { value: 'requests', label: 'Public Requests', Content: PublicRequestsTab },
+  { value: 'manage', label: 'Manage Personalities', Content: ManagePersonalitiesTab },
+  { value: 'moderation', label: 'Content Moderation', Content: ContentModerationTab },
+  { value: 'ordering', label: 'Personality Ordering', Content: OrderingTab },
+] as const;
+
 export function AdminDashboard() {
   return (
-    <section
-      aria-label="Admin tools"
-      data-testid="admin-dashboard"
-      className="rounded-xl border border-dashed bg-card/60 px-6 py-12 text-center text-sm text-muted-foreground"
-    >
-      Admin tools will appear here.
+    <section aria-label="Admin tools" data-testid="admin-dashboard" className="grid gap-8">
+      <SummaryCards />
+      <Tabs defaultValue="requests" className="gap-5">
+        {/* Two rows of two on phones, one row from tablets up. */}
+        <TabsList className="grid h-auto w-full grid-cols-2 md:inline-flex md:h-10 md:w-fit">
+          {tabs.map((t) => (
+            <TabsTrigger key={t.value} value={t.value} className="h-9 px-2 text-xs sm:px-3 sm:text-sm md:h-full">
+              {t.label}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        {tabs.map(({ value, Content }) => (
+          <TabsContent key={value} value={value}>
+            <Content />
+          </TabsContent>
+        ))}
+      </Tabs>
     </section>
   );
 }

@@ -2,13 +2,15 @@
 // create form and the grid; or, when ?chat={id} is set, that personality's conversation.
 // Other features plug in through props, so this feature imports none of them: the route passes
 // the conversation view and the documents modal opener.
-import { useState, type ReactNode } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ArrowLeftIcon, LogInIcon, PlusIcon } from 'lucide-react';
 import type { Personality } from '../../../../shared/schemas/personality';
 import { Button } from '../../../components/ui/button';
 import { useViewer } from '../../auth/hooks/use-viewer';
 import { useListPersonalities } from '../api/list-personalities';
+import { personalityKeys } from '../api/personality-keys';
 import { useChatParam } from '../hooks/use-chat-param';
 import { PersonalityCreateForm } from './personality-create-form';
 import { PersonalityGrid } from './personality-grid';
@@ -18,16 +20,23 @@ interface Props {
   renderConversation: (personality: Personality, onBack: () => void) => ReactNode;
   /** The owner's "Docs" button; the documents modal is wired here by the route. */
   onOpenDocuments?: (personality: Personality) => void;
+  /** The owner's Share action on a card; `onChanged` refreshes the library after a change. */
+  renderShareAction?: (personality: Personality, onChanged: () => void) => ReactNode;
 }
 
 const noop = () => {};
 
-export function PersonalitiesDashboard({ renderConversation, onOpenDocuments = noop }: Props) {
+export function PersonalitiesDashboard({ renderConversation, onOpenDocuments = noop, renderShareAction }: Props) {
   const viewer = useViewer();
   const signedIn = viewer.user !== null;
   const list = useListPersonalities();
   const { chatId, openChat, closeChat } = useChatParam();
   const [creating, setCreating] = useState(false);
+  const queryClient = useQueryClient();
+  const refreshLibrary = useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: personalityKeys.lists() }),
+    [queryClient],
+  );
 
   if (chatId) {
     const personality = list.data?.find((p) => p.id === chatId);
@@ -99,6 +108,7 @@ export function PersonalitiesDashboard({ renderConversation, onOpenDocuments = n
         signedIn={signedIn}
         onStartChat={(p) => openChat(p.id)}
         onOpenDocuments={onOpenDocuments}
+        renderShareAction={renderShareAction && ((p) => renderShareAction(p, refreshLibrary))}
       />
     </div>
   );

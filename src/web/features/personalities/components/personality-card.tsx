@@ -1,7 +1,7 @@
 // One personality in the grid: name, badges, description with safe links, and the actions the
 // viewer may take. Owner actions (edit, delete) appear on hover, on keyboard focus, and always
 // on touch screens, which cannot hover.
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { EyeIcon, FileTextIcon, MessageCircleIcon, PencilIcon } from 'lucide-react';
 import { messages } from '../../../../shared/messages';
 import type { Personality } from '../../../../shared/schemas/personality';
@@ -19,12 +19,14 @@ interface Props {
   signedIn: boolean;
   onStartChat: (personality: Personality) => void;
   onOpenDocuments: (personality: Personality) => void;
+  /** The owner's Share button and dialog, supplied by the route (features do not import each other). */
+  renderShareAction?: (personality: Personality) => ReactNode;
 }
 
 const ownerActionClass =
   'size-8 text-muted-foreground hover:text-foreground opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100 focus-visible:opacity-100 [@media(hover:none)]:opacity-100';
 
-export function PersonalityCard({ personality: p, signedIn, onStartChat, onOpenDocuments }: Props) {
+export function PersonalityCard({ personality: p, signedIn, onStartChat, onOpenDocuments, renderShareAction }: Props) {
   const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   const titleId = `personality-${p.id}-name`;
@@ -103,10 +105,13 @@ export function PersonalityCard({ personality: p, signedIn, onStartChat, onOpenD
               Start Chat
             </Button>
             {p.isOwner ? (
-              <Button variant="outline" onClick={() => onOpenDocuments(p)} aria-label={`Docs for ${p.name}`}>
-                <FileTextIcon aria-hidden />
-                Docs
-              </Button>
+              <>
+                <Button variant="outline" onClick={() => onOpenDocuments(p)} aria-label={`Docs for ${p.name}`}>
+                  <FileTextIcon aria-hidden />
+                  Docs
+                </Button>
+                {renderShareAction?.(p)}
+              </>
             ) : (
               signedIn && (
                 <span className="inline-flex h-10 items-center gap-1.5 rounded-md border border-dashed px-3 text-sm text-muted-foreground">

@@ -1,5 +1,6 @@
 // The library's body: loading skeletons, a load error with retry, the empty states, or the grid
 // (one column on phones, two on tablets, three on desktops).
+import type { ReactNode } from 'react';
 import { RotateCwIcon, SparklesIcon } from 'lucide-react';
 import { messages } from '../../../../shared/messages';
 import type { Personality } from '../../../../shared/schemas/personality';
@@ -18,6 +19,7 @@ interface Props {
   signedIn: boolean;
   onStartChat: (personality: Personality) => void;
   onOpenDocuments: (personality: Personality) => void;
+  renderShareAction?: (personality: Personality) => ReactNode;
 }
 
 const gridClass = 'grid grid-cols-1 gap-5 sm:grid-cols-2 xl:grid-cols-3';
@@ -85,6 +87,7 @@ export function PersonalityGrid(props: Props) {
             signedIn={signedIn}
             onStartChat={props.onStartChat}
             onOpenDocuments={props.onOpenDocuments}
+            renderShareAction={props.renderShareAction}
           />
         </li>
       ))}

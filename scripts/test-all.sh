@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Every test Kindred has (`npm test`): typecheck, the server suite on PGlite and (when
+# TEST_DATABASE_URL is set) on PostgreSQL, the web component tests, the production build and the
+# browser flows in Chromium. Every step runs even after one fails (so one run shows everything);
+# the exit status is non-zero if any failed.
+#
+# Needs: Node 20+, `npm ci` done, Chromium at /usr/bin/chromium (or CHROMIUM_PATH) for the browser
+# flows; optionally TEST_DATABASE_URL pointing at a PostgreSQL server whose user may create
+# databases (scripts/start-test-postgres.sh starts a throwaway one).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+results_dir="$(mktemp -d "${TMPDIR:-/tmp}/kindred-test-all-XXXXXX")"
+e2e_data_dir="$(mktemp -d "${TMPDIR:-/tmp}/kindred-e2e-XXXXXX")"
+trap 'rm -rf "$results_dir" "$e2e_data_dir"' EXIT
+
+declare -a summary=()
+failed_steps=0
+
+run_step() {
+  local name="$1"
+  shift
+  echo
+  echo "=== ${name} ==="
+  local started=$SECONDS
+  if "$@"; then
+    summary+=("PASS  ${name} ($((SECONDS - started))s)")
+  else
+    summary+=("FAIL  ${name} ($((SECONDS - started))s)")
+    failed_steps=$((failed_steps + 1))
+  fi
+}
+
+skip_step() {
+  echo
+  echo "=== $1 ==="
+  echo "skipped: $2"
+  summary+=("SKIP  $1 ($2)")
+}
+
+vitest_server_pglite() {
+  env -u TEST_DATABASE_URL npx vitest run --project server \
+    --reporter=default --reporter=json --outputFile.json="$results_dir/server-pglite.vitest.json"
+}
+
+vitest_server_postgres() {
+  npx vitest run --project server \
+    --reporter=default --reporter=json --outputFile.json="$results_dir/server-postgres.vitest.json"
+}
+
+vitest_web() {
+  npx vitest run --project web --passWithNoTests \
+    --reporter=default --reporter=json --outputFile.json="$results_dir/web.vitest.json"
+}
+
+playwright_flows() {
+  E2E_DATA_DIR="$e2e_data_dir" PLAYWRIGHT_JSON_OUTPUT_FILE="$results_dir/e2e.playwright.json" \
+    PLAYWRIGHT_JSON_OUTPUT_NAME="$results_dir/e2e.playwright.json" \
+    npx playwright test --reporter=list,json
+}
+
+run_step "typecheck (tsc --noEmit)" npx tsc --noEmit -p .
+run_step "server suite on PGlite" vitest_server_pglite
+if [[ -n "${TEST_DATABASE_URL:-}" ]]; then
+  run_step "server suite on PostgreSQL (TEST_DATABASE_URL)" vitest_server_postgres
+else
+  skip_step "server suite on PostgreSQL" "TEST_DATABASE_URL is not set"
+fi
+run_step "web component tests" vitest_web
+build_ok=1
+run_step "production build (npm run build)" npm run build
+[[ "${summary[-1]}" == PASS* ]] || build_ok=0
+if [[ $build_ok -eq 0 ]]; then
+  skip_step "browser flows (Playwright, Chromium)" "the build failed"
+elif [[ ! -f dist/web/index.html ]]; then
+  skip_step "browser flows (Playwright, Chromium)" "no web build in dist/web"
+else
+  run_step "browser flows (Playwright, Chromium)" playwright_flows
+fi
+
+# Test counts over every runner, from their JSON reports.
+counts="$(node -e '
+const fs = require("fs"), path = require("path");
+const dir = process.argv[1];
+let passed = 0, failed = 0, skipped = 0;
+for (const f of fs.readdirSync(dir)) {
+  let r;
+  try { r = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")); } catch { continue; }
+  if (f.endsWith(".vitest.json")) {
+    passed += r.numPassedTests ?? 0; failed += r.numFailedTests ?? 0;
+    skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+  } else if (r.stats) {
+    passed += (r.stats.expected ?? 0) + (r.stats.flaky ?? 0); failed += r.stats.unexpected ?? 0; skipped += r.stats.skipped ?? 0;
+  }
+}
+process.stdout.write(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+' "$results_dir" 2>/dev/null || echo "")"
+
+echo
+echo "=== summary ==="
+printf '%s\n' "${summary[@]}"
+[[ -n "$counts" ]] && echo "tests: ${counts}"
+if [[ $failed_steps -gt 0 ]]; then
+  echo "${failed_steps} step(s) failed"
+  exit 1
+fi
+echo "all steps passed"

@@ -1,0 +1,93 @@
+// The embedding client: any OpenAI-compatible POST {base}/embeddings (OpenAI, Ollama, vLLM,
+// llama.cpp, LM Studio). Configured by EMBEDDING_MODEL plus LLM_BASE_URL (with LLM_API_KEY), or
+// OPENAI_BASE_URL / OPENAI_API_KEY. Without a model, retrieval is full-text only.
+import type { AppConfig } from '../config';
+
+export interface EmbeddingClient {
+  model: string;
+  /** One vector per input, in order. */
+  embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
+}
+
+export class EmbeddingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EmbeddingError';
+  }
+}
+
+export interface EmbeddingTarget {
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+}
+
+/** Where embeddings go, or undefined when none is configured. */
+export function resolveEmbeddingTarget(config: Pick<AppConfig, 'llm' | 'openai'>): EmbeddingTarget | undefined {
+  const model = config.llm.embeddingModel;
+  if (!model) return undefined;
+  if (config.llm.baseUrl) return { baseUrl: config.llm.baseUrl, apiKey: config.llm.apiKey, model };
+  if (config.openai.baseUrl) return { baseUrl: config.openai.baseUrl, apiKey: config.openai.apiKey, model };
+  if (config.openai.apiKey) return { baseUrl: 'https://api.openai.com/v1', apiKey: config.openai.apiKey, model };
+  return undefined;
+}
+
+const REQUEST_TIMEOUT_MS = 60_000;
+
+export function createEmbeddingClient(target: EmbeddingTarget, fetchImpl: typeof fetch = fetch): EmbeddingClient {
+  const url = `${target.baseUrl.replace(/\/+$/, '')}/embeddings`;
+  return {
+    model: target.model,
+    async embed(texts, signal) {
+      if (texts.length === 0) return [];
+      const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+      let res: Response;
+      try {
+        res = await fetchImpl(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}),
+          },
+          body: JSON.stringify({ model: target.model, input: texts, encoding_format: 'float' }),
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        });
+      } catch (err) {
+        if (signal?.aborted) throw err;
+        throw new EmbeddingError(timeout.aborted ? 'the embedding service did not answer in time' : 'the embedding service could not be reached');
+      }
+      if (!res.ok) {
+        // The provider's own words help the owner fix the setting; the key is never echoed.
+        const detail = await res.text().catch(() => '');
+        const message = safeProviderMessage(detail);
+        throw new EmbeddingError(`the embedding service answered ${res.status}${message ? `: ${message}` : ''}`);
+      }
+      const body = (await res.json().catch(() => null)) as { data?: { index?: number; embedding?: unknown }[] } | null;
+      const data = body?.data;
+      if (!Array.isArray(data) || data.length !== texts.length) throw new EmbeddingError('the embedding service sent an unexpected answer');
+      const out: number[][] = new Array(texts.length);
+      data.forEach((item, i) => {
+        const v = item.embedding;
+        if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+          throw new EmbeddingError('the embedding service sent an unexpected answer');
+        }
+        out[typeof item.index === 'number' ? item.index : i] = v as number[];
+      });
+      if (out.some((v) => !v) || out.some((v) => v.length !== out[0]!.length)) {
+        throw new EmbeddingError('the embedding service sent an unexpected answer');
+      }
+      return out;
+    },
+  };
+}
+
+function safeProviderMessage(text: string): string {
+  let message = text;
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: unknown } | string };
+    message = typeof parsed.error === 'string' ? parsed.error : String(parsed.error?.message ?? '');
+  } catch {
+    /* plain text */
+  }
+  return message.replace(/(sk|key|bearer)[-_ ]?[A-Za-z0-9_-]{8,}/gi, '[redacted]').slice(0, 200).trim();
+}

@@ -1,0 +1,100 @@
+// The only place that chooses a provider (design.md). Chat replies: the offline responder by
+// default; any OpenAI-compatible chat-completions server when LLM_BASE_URL / LLM_API_KEY are set
+// (OpenAI, Ollama, vLLM, llama.cpp, LM Studio). Chat completions, not /v1/responses, which local
+// servers lack. Embeddings: EMBEDDING_MODEL on the LLM or OpenAI base URL (embeddings.ts), else
+// none (retrieval is full-text only).
+import { streamText } from 'ai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { AppConfig } from '../config';
+import { createEmbeddingClient, resolveEmbeddingTarget, type EmbeddingClient } from './embeddings';
+import { composeOfflineReply, wordChunks, type OfflinePassage } from './offline/offline-responder';
+
+export interface ChatTurn {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface ReplyRequest {
+  /** Exactly what a model receives: the system prompt first, then history and the question. */
+  messages: ChatTurn[];
+  personalityName: string;
+  question: string;
+  /** The retrieved passages (the offline responder answers from these). */
+  passages: OfflinePassage[];
+  signal: AbortSignal;
+}
+
+export interface ChatResponder {
+  readonly mode: 'offline' | 'model';
+  /** Shown to people and admins: "Offline responder" or the model id. */
+  readonly label: string;
+  /** Yields the reply in pieces as it is produced; throws when the provider fails. */
+  streamReply(request: ReplyRequest): AsyncIterable<string>;
+}
+
+export const DEFAULT_LLM_BASE_URL = 'https://api.openai.com/v1';
+export const DEFAULT_LLM_MODEL = 'gpt-4o-mini';
+
+export function createChatResponder(config: AppConfig): ChatResponder {
+  const { baseUrl, apiKey, model } = config.llm;
+  if (!baseUrl && !apiKey) return offlineResponder;
+  return modelResponder({ baseUrl: baseUrl ?? DEFAULT_LLM_BASE_URL, apiKey, model: model ?? DEFAULT_LLM_MODEL });
+}
+
+/** The embedding model, or undefined when none is configured. */
+export function createEmbeddings(config: Pick<AppConfig, 'llm' | 'openai'>): EmbeddingClient | undefined {
+  const target = resolveEmbeddingTarget(config);
+  return target ? createEmbeddingClient(target) : undefined;
+}
+
+export const offlineResponder: ChatResponder = {
+  mode: 'offline',
+  label: 'Offline responder',
+  async *streamReply(request) {
+    const reply = composeOfflineReply({
+      personalityName: request.personalityName,
+      question: request.question,
+      passages: request.passages,
+    });
+    for (const word of wordChunks(reply)) {
+      if (request.signal.aborted) return;
+      yield word;
+      // Let a disconnect be noticed between words.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  },
+};
+
+export function modelResponder(options: { baseUrl: string; apiKey?: string; model: string }): ChatResponder {
+  const provider = createOpenAICompatible({ name: 'llm', baseURL: options.baseUrl.replace(/\/$/, ''), apiKey: options.apiKey });
+  const model = provider.chatModel(options.model);
+  return {
+    mode: 'model',
+    label: options.model,
+    async *streamReply(request) {
+      // The system prompt goes in `system` (the SDK sends it as the first, system, message):
+      // the wire request is exactly request.messages.
+      const [first, ...rest] = request.messages;
+      const hasSystem = first?.role === 'system';
+      const result = streamText({
+        model,
+        system: hasSystem ? first.content : undefined,
+        messages: (hasSystem ? rest : request.messages) as { role: 'user' | 'assistant'; content: string }[],
+        abortSignal: request.signal,
+        // A failure is reported at once (the UI offers a retry); retries back off for seconds.
+        maxRetries: 0,
+        // Failures arrive as error parts below; the default handler would also print them.
+        onError: () => {},
+      });
+      for await (const part of result.fullStream) {
+        if (part.type === 'text-delta') {
+          if (part.text) yield part.text;
+        } else if (part.type === 'error') {
+          throw part.error instanceof Error ? part.error : new Error(String(part.error));
+        } else if (part.type === 'abort') {
+          return;
+        }
+      }
+    },
+  };
+}

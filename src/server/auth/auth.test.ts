@@ -1,0 +1,118 @@
+// Sign-up, sign-in, sessions and sign-out through real HTTP, with SMTP_URL unset (the embedded
+// default: the confirmation link goes to the server log and the account works at once).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { startTestServer, type TestServer } from '../test-support/test-server';
+import { user } from '../db/schema/auth';
+import { messages } from '../../shared/messages';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('sign-up', () => {
+  it('defaults the display name to the part of the e-mail before the @', async () => {
+    const c = server.client();
+    const res = await c.signUp('Jane.Doe@Example.com', 'secret-pass');
+    expect(res.status).toBe(200);
+    // better-auth stores e-mails lower-cased, so the default name is the lower-cased local part.
+    expect(res.body.user).toMatchObject({ email: 'jane.doe@example.com', name: 'jane.doe' });
+    // No session yet: the person signs in after the "Check your email" message.
+    expect(c.cookies.size).toBe(0);
+    expect((await c.signIn('jane.doe@example.com', 'secret-pass')).status).toBe(200);
+    const me = await c.get('/api/me');
+    expect(me.body).toEqual({ user: { id: res.body.user.id, email: 'jane.doe@example.com', displayName: 'jane.doe' }, isAdmin: false });
+  });
+
+  it('keeps a display name that is given, trimmed', async () => {
+    const res = await server.client().signUp('named@example.com', 'secret-pass', '  Ada  ');
+    expect(res.status).toBe(200);
+    expect(res.body.user.name).toBe('Ada');
+  });
+
+  it('writes the confirmation link to the log when SMTP_URL is unset', async () => {
+    await server.client().signUp('logged@example.com', 'secret-pass');
+    const entry = server.logs.find((l) => l.includes('logged@example.com') && l.includes('SMTP_URL unset'));
+    expect(entry).toBeDefined();
+    expect(entry).toContain(`${server.url}/api/auth/verify-email?token=`);
+  });
+
+  it('reports a duplicate sign-up, in any letter case, and keeps the first password', async () => {
+    expect((await server.client().signUp('twice@example.com', 'first-pass')).status).toBe(200);
+    const again = await server.client().signUp('TWICE@example.com', 'second-pass');
+    expect(again.status).toBe(422);
+    expect(again.body.message).toBe(messages.auth.alreadyRegistered);
+    expect(await server.database.db.select().from(user).where(eq(user.email, 'twice@example.com'))).toHaveLength(1);
+    expect((await server.client().signIn('twice@example.com', 'second-pass')).status).toBe(401);
+    expect((await server.client().signIn('twice@example.com', 'first-pass')).status).toBe(200);
+  });
+
+  it('refuses a short password with a message a person can act on', async () => {
+    const res = await server.client().signUp('short@example.com', '12345');
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('Password must be at least 6 characters long');
+    expect(await server.database.db.select().from(user).where(eq(user.email, 'short@example.com'))).toHaveLength(0);
+    expect((await server.client().signUp('short@example.com', '123456')).status).toBe(200);
+  });
+
+  it.each([
+    ['an invalid e-mail', { email: 'not-an-email', password: 'secret-pass', name: '' }],
+    ['a missing password', { email: 'nopass@example.com', name: '' }],
+    ['a numeric password', { email: 'num@example.com', password: 12345678, name: '' }],
+  ])('refuses %s with 400', async (_label, body) => {
+    const res = await server.client().request('POST', '/api/auth/sign-up/email', body);
+    expect(res.status).toBe(400);
+    expect(typeof res.body.message).toBe('string');
+  });
+});
+
+describe('sign-in', () => {
+  it('refuses a wrong password and an unknown account the same way', async () => {
+    const account = await server.user();
+    const wrong = await server.client().signIn(account.email, 'wrong-pass');
+    const unknown = await server.client().signIn('nobody@example.com', 'wrong-pass');
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body.message).toBe(unknown.body.message);
+    expect(wrong.body.message).toBe('Invalid email or password');
+  });
+
+  it('keeps the session: a new request with the cookie is still signed in', async () => {
+    const account = await server.user();
+    const browser = server.client();
+    for (const [k, v] of account.cookies) browser.cookies.set(k, v);
+    const me = await browser.get('/api/me');
+    expect(me.body.user).toMatchObject({ id: account.id, email: account.email });
+    // The session cookie is httpOnly and SameSite.
+    const signIn = await server.client().raw('/api/auth/sign-in/email', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: account.email, password: 'secret-pass' }),
+    });
+    const cookie = signIn.headers.getSetCookie().find((c) => c.includes('session_token'));
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+  });
+});
+
+describe('sign-out', () => {
+  it('ends the session on the server: the old cookie no longer works', async () => {
+    const account = await server.user();
+    const stolen = new Map(account.cookies);
+    const out = await account.post('/api/auth/sign-out', {});
+    expect(out.status).toBe(200);
+    expect((await account.get('/api/me')).body.user).toBeNull();
+    const replay = server.client();
+    for (const [k, v] of stolen) replay.cookies.set(k, v);
+    expect((await replay.get('/api/me')).body).toEqual({ user: null, isAdmin: false });
+    expect((await replay.post('/api/personalities', { name: 'After sign-out' })).status).toBe(401);
+  });
+
+  it('answers /api/me for an anonymous visitor', async () => {
+    expect((await server.client().get('/api/me')).body).toEqual({ user: null, isAdmin: false });
+  });
+});

@@ -1,0 +1,151 @@
+// Runs queued jobs in this process: `concurrency` loops each claim a job, run its handler while a
+// heartbeat keeps the lease, then complete, retry (with backoff) or fail it. A handler whose lease
+// is lost, or a server that stops, sees its signal aborted; on a clean stop the job is handed back
+// at once, on a crash its lease expires and another process (or the next start) picks it up.
+import crypto from 'node:crypto';
+import type { Database } from '../db/client';
+import type { Logger } from '../lib/logger';
+import * as repo from './jobs.repository';
+
+export interface JobContext {
+  job: repo.JobRow;
+  /** This claim's token: pass to repo.holdsJob inside the transaction that commits results. */
+  token: string;
+  signal: AbortSignal;
+}
+
+/** Thrown by a handler for an error that another attempt cannot fix (a corrupt file). */
+export class PermanentJobError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PermanentJobError';
+  }
+}
+
+export interface JobHandler {
+  run(ctx: JobContext): Promise<void>;
+  /** Told about each failed attempt (willRetry) and the final one; `error` is for people. */
+  onError?(job: repo.JobRow, error: string, willRetry: boolean): Promise<void>;
+  /** The message recorded when a job's process keeps dying under it. */
+  interruptedMessage: string;
+}
+
+export interface JobRunnerOptions {
+  db: Database;
+  handlers: Record<string, JobHandler>;
+  concurrency: number;
+  leaseSeconds: number;
+  pollMs: number;
+  retryBaseMs: number;
+  logger: Logger;
+}
+
+export interface JobRunner {
+  start(): void;
+  /** Checks for work now (after a job was queued in this process). */
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+export function createJobRunner(opts: JobRunnerOptions): JobRunner {
+  const kinds = Object.keys(opts.handlers);
+  const running = new Map<string, AbortController>();
+  let sleepers: (() => void)[] = [];
+  let loops: Promise<void>[] = [];
+  let stopping = false;
+
+  const wake = () => {
+    const s = sleepers;
+    sleepers = [];
+    for (const fn of s) fn();
+  };
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      sleepers.push(done);
+    });
+
+  async function runOne(job: repo.JobRow, token: string) {
+    const handler = opts.handlers[job.kind]!;
+    if (job.attempts > job.maxAttempts) {
+      // Claimed again after its process died once too often.
+      await repo.failJob(opts.db, job.id, token, handler.interruptedMessage);
+      await handler.onError?.(job, handler.interruptedMessage, false);
+      return;
+    }
+    const controller = new AbortController();
+    running.set(job.id, controller);
+    const beat = setInterval(() => {
+      repo.extendLease(opts.db, job.id, token, opts.leaseSeconds).then(
+        (ours) => {
+          if (!ours) controller.abort(new Error('lease lost'));
+        },
+        (err) => opts.logger.warn(`job ${job.id}: lease extension failed`, err),
+      );
+    }, Math.max(200, (opts.leaseSeconds * 1000) / 3));
+    try {
+      await handler.run({ job, token, signal: controller.signal });
+      await repo.completeJob(opts.db, job.id, token);
+    } catch (err) {
+      if (stopping && controller.signal.aborted) {
+        await repo.releaseJob(opts.db, job.id, token).catch(() => {});
+        return;
+      }
+      if (controller.signal.aborted) return; // lease lost: someone else owns it now
+      const message = err instanceof Error ? err.message : String(err);
+      const permanent = err instanceof PermanentJobError;
+      const willRetry = !permanent && job.attempts < job.maxAttempts;
+      if (!permanent) opts.logger.warn(`job ${job.id} (${job.kind}) attempt ${job.attempts} failed: ${message}`);
+      const recorded = willRetry
+        ? await repo.retryJob(opts.db, job.id, token, message, opts.retryBaseMs * 2 ** (job.attempts - 1))
+        : await repo.failJob(opts.db, job.id, token, message);
+      if (recorded) await handler.onError?.(job, message, willRetry);
+    } finally {
+      clearInterval(beat);
+      running.delete(job.id);
+    }
+  }
+
+  async function loop() {
+    while (!stopping) {
+      let job: repo.JobRow | undefined;
+      const token = crypto.randomUUID();
+      try {
+        job = await repo.claimJob(opts.db, kinds, token, opts.leaseSeconds);
+      } catch (err) {
+        if (stopping) return;
+        opts.logger.warn('claiming a job failed', err);
+      }
+      if (!job) {
+        await sleep(opts.pollMs);
+        continue;
+      }
+      try {
+        await runOne(job, token);
+      } catch (err) {
+        opts.logger.error(`job ${job.id} could not be recorded`, err);
+      }
+    }
+  }
+
+  return {
+    start() {
+      if (loops.length > 0 || kinds.length === 0) return;
+      stopping = false;
+      loops = Array.from({ length: opts.concurrency }, () => loop());
+    },
+    wake,
+    async stop() {
+      stopping = true;
+      for (const c of running.values()) c.abort(new Error('server stopping'));
+      wake();
+      await Promise.all(loops);
+      loops = [];
+    },
+  };
+}

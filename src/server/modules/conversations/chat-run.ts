@@ -1,0 +1,170 @@
+// Streams one prepared exchange: start, the reply word by word, then done; or, when the model
+// fails, an error event carrying an in-character fallback. Nothing is written to the database
+// before the first word (ids are made here), so the time to first token is the read path only;
+// the question, the conversation and the reply are saved while and after the reply streams.
+import crypto from 'node:crypto';
+import type { Database } from '../../db/client';
+import type { Viewer } from '../../auth/session';
+import type { Clock } from '../../lib/clock';
+import type { Logger } from '../../lib/logger';
+import { messages } from '../../../shared/messages';
+import type { ChatStreamEvent } from '../../../shared/chat-stream';
+import type { DocumentReference } from '../../../shared/schemas/conversations';
+import type { ChatResponder, ChatTurn } from '../../ai/providers';
+import { wordChunks } from '../../ai/offline/offline-responder';
+import type { PersonalityRow } from '../personalities/personalities.repository';
+import type { QuestionService } from '../questions/questions.service';
+import * as repo from './conversations.repository';
+import { NEW_CONVERSATION_TITLE, titleFromMessage } from './conversations.service';
+import type { ContextCache } from './context-cache';
+import type { PreviewPayload } from './preview-token';
+
+export interface Exchange {
+  personality: PersonalityRow;
+  cacheHit: boolean;
+  greeting: string;
+  /** An existing saved conversation (already checked to be the asker's), or null. */
+  conversationId: string | null;
+  /** Its title (a placeholder title is replaced by the first question). */
+  conversationTitle?: string;
+  message: string;
+  messages: ChatTurn[];
+  documents: DocumentReference[];
+  passages: PreviewPayload['passages'];
+  documentsProcessing: boolean;
+}
+
+export interface ChatRun {
+  conversationId: string | null;
+  /** The events to stream; stops early (saving what was said) when `signal` aborts. */
+  events(signal: AbortSignal): AsyncGenerator<ChatStreamEvent>;
+}
+
+export interface RunDeps {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  responder: ChatResponder;
+  cache: ContextCache;
+  questions: QuestionService;
+}
+
+export function fallbackReply(seed: string): string {
+  const replies = messages.chat.fallbackReplies;
+  let h = 0;
+  for (let i = 0; i < seed.length; i++) h = (h * 31 + seed.charCodeAt(i)) >>> 0;
+  return replies[h % replies.length]!;
+}
+
+export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange, startedAt: number): ChatRun {
+  const { db, clock, logger, responder } = deps;
+  const askedAt = clock.now();
+  const isNew = viewer !== null && ex.conversationId === null;
+  const conversationId = isNew ? crypto.randomUUID() : ex.conversationId;
+  const userMessageId = viewer ? crypto.randomUUID() : null;
+
+  // The question and the person's message: once, in the background after the first word.
+  let persisted: Promise<boolean> | undefined;
+  const persist = () =>
+    (persisted ??= (async () => {
+      const logged = deps.questions.log(ex.personality.id, ex.message, viewer?.id ?? null);
+      try {
+        if (!viewer || !conversationId) return false;
+        const title = titleFromMessage(ex.message);
+        if (isNew) {
+          await repo.insertConversation(db, {
+            id: conversationId,
+            userId: viewer.id,
+            personalityId: ex.personality.id,
+            title,
+            greeting: ex.greeting,
+            now: new Date(askedAt.getTime() - 1),
+          });
+        }
+        await repo.insertMessage(db, {
+          id: userMessageId!,
+          conversationId,
+          role: 'user',
+          kind: 'message',
+          content: ex.message,
+          now: askedAt,
+          rename: ex.conversationTitle === NEW_CONVERSATION_TITLE ? title : undefined,
+        });
+        return true;
+      } catch (err) {
+        logger.warn(`could not save a chat message (conversation ${conversationId})`, err instanceof Error ? err.message : err);
+        return false;
+      } finally {
+        await logged;
+      }
+    })());
+
+  const save = async (content: string, kind: 'message' | 'stopped' | 'fallback', refs: DocumentReference[]): Promise<string | null> => {
+    if (!(await persist()) || !conversationId) return null;
+    // Strictly after the question, whatever the clock says.
+    const now = new Date(Math.max(clock.now().getTime(), askedAt.getTime() + 1));
+    try {
+      return await repo.insertMessage(db, { conversationId, role: 'assistant', kind, content, documentReferences: refs, now });
+    } catch (err) {
+      logger.warn(`could not save a reply (conversation ${conversationId})`, err instanceof Error ? err.message : err);
+      return null;
+    }
+  };
+
+  return {
+    conversationId,
+    async *events(signal) {
+      yield { type: 'start', conversationId, userMessageId, mode: responder.mode, documentReferences: ex.documents, documentsProcessing: ex.documentsProcessing };
+      let text = '';
+      let first = true;
+      let settled = false;
+      const emit = (piece: string): ChatStreamEvent => {
+        if (first) {
+          first = false;
+          deps.cache.recordTimeToFirstToken(performance.now() - startedAt, ex.cacheHit);
+        }
+        text += piece;
+        return { type: 'delta', text: piece };
+      };
+      try {
+        const notice = ex.documentsProcessing ? wordChunks(`${messages.chat.documentsProcessing}\n\n`) : [];
+        for (const w of notice) {
+          yield emit(w);
+          void persist();
+        }
+        const pieces = deps.responder.streamReply({
+          messages: ex.messages,
+          personalityName: ex.personality.name,
+          question: ex.message,
+          passages: ex.passages,
+          signal,
+        });
+        let replied = false;
+        for await (const piece of pieces) {
+          if (signal.aborted) break;
+          replied = true;
+          yield emit(piece);
+          void persist();
+        }
+        if (signal.aborted) return;
+        if (!replied) throw new Error('the model returned an empty reply');
+        settled = true;
+        const messageId = await save(text, 'message', ex.documents);
+        yield { type: 'done', messageId, content: text, documentReferences: ex.documents };
+      } catch (err) {
+        if (signal.aborted) return;
+        settled = true;
+        logger.warn(`chat reply failed (personality ${ex.personality.id})`, err instanceof Error ? err.message : err);
+        const fallback = fallbackReply(ex.message);
+        const messageId = await save(fallback, 'fallback', []);
+        yield { type: 'error', code: 'MODEL_FAILED', message: messages.chat.aiFailed, fallback, messageId };
+      } finally {
+        // Stopped by the person (or the connection dropped): keep the question and what they saw.
+        if (!settled) {
+          if (text.trim()) await save(text, 'stopped', ex.documents);
+          else await persist();
+        }
+      }
+    },
+  };
+}

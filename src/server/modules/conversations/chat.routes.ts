@@ -1,0 +1,73 @@
+// Chat routes under /api/personalities/{id}: starters, prompt preview, and the streamed reply.
+// Anyone who may see the personality may use them (anonymous visitors with public ones).
+import { createRoute, z } from '@hono/zod-openapi';
+import { streamSSE } from 'hono/streaming';
+import { createRouter, errorResponses, jsonBody, jsonResponse } from '../../lib/openapi';
+import { formatChatEvent } from '../../../shared/chat-stream';
+import { chatRequestSchema, previewRequestSchema, previewResponseSchema, startersResponseSchema } from '../../../shared/schemas/conversations';
+import type { ChatService } from './chat.service';
+import type { ConversationService } from './conversations.service';
+
+const tags = ['chat'];
+const idParams = z.object({ id: z.string() });
+
+const starters = createRoute({
+  method: 'get',
+  path: '/{id}/starters',
+  tags,
+  summary: 'Four conversation starters, the greeting, and which responder answers (offline or a model)',
+  request: { params: idParams },
+  responses: { 200: jsonResponse(startersResponseSchema, 'Starters'), ...errorResponses },
+});
+const preview = createRoute({
+  method: 'post',
+  path: '/{id}/chat/preview',
+  tags,
+  summary: 'The exact prompt a message would send: system prompt, referenced passages, messages array, and a previewId for "Send Prompt"',
+  request: { params: idParams, ...jsonBody(previewRequestSchema) },
+  responses: { 200: jsonResponse(previewResponseSchema, 'The prompt preview'), ...errorResponses },
+});
+const chat = createRoute({
+  method: 'post',
+  path: '/{id}/chat',
+  tags,
+  summary:
+    'Send a message; the reply streams as server-sent events: start, delta*, then done or error (see src/shared/chat-stream.ts). ' +
+    'Disconnecting stops the reply and the model call.',
+  request: { params: idParams, ...jsonBody(chatRequestSchema) },
+  responses: {
+    200: { content: { 'text/event-stream': { schema: z.string() } }, description: 'The reply as SSE' },
+    ...errorResponses,
+  },
+});
+
+export function chatRoutes(chatService: ChatService, conversations: ConversationService) {
+  return createRouter()
+    .openapi(starters, async (c) => c.json(await conversations.starters(c.get('viewer'), c.req.valid('param').id), 200))
+    .openapi(preview, async (c) => {
+      return c.json(await chatService.preview(c.get('viewer'), c.req.valid('param').id, c.req.valid('json')), 200);
+    })
+    .openapi(chat, async (c) => {
+      const startedAt = performance.now();
+      // Refusals (404, 400) happen here, before any byte of the stream is sent.
+      const run = await chatService.start(c.get('viewer'), c.req.valid('param').id, c.req.valid('json'), startedAt);
+      const abort = new AbortController();
+      const requestSignal = c.req.raw.signal;
+      const onRequestAbort = () => abort.abort();
+      if (requestSignal.aborted) abort.abort();
+      else requestSignal.addEventListener('abort', onRequestAbort, { once: true });
+      c.header('Cache-Control', 'no-cache, no-transform');
+      c.header('X-Accel-Buffering', 'no');
+      return streamSSE(c, async (stream) => {
+        stream.onAbort(() => abort.abort());
+        try {
+          for await (const event of run.events(abort.signal)) {
+            if (abort.signal.aborted) break;
+            await stream.writeSSE(formatChatEvent(event));
+          }
+        } finally {
+          requestSignal.removeEventListener('abort', onRequestAbort);
+        }
+      });
+    });
+}

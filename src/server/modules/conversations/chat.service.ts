@@ -1,0 +1,172 @@
+// One exchange of a text conversation: check who may chat, gather history and passages, build
+// the prompt (or take the signed preview), then stream the reply, save it and log the question.
+// Everything that can be refused is refused before the stream starts, so errors keep their
+// HTTP status; once streaming, a model failure becomes an error event with an in-character reply.
+import type { Database } from '../../db/client';
+import type { Viewer } from '../../auth/session';
+import type { Clock } from '../../lib/clock';
+import type { Logger } from '../../lib/logger';
+import { AppError } from '../../lib/errors';
+import { messages } from '../../../shared/messages';
+import { limits } from '../../../shared/limits';
+import { referenceName } from '../../../shared/document-reference';
+import type { DocumentReference, HistoryItem, PromptPreview } from '../../../shared/schemas/conversations';
+import type { ChatResponder, ChatTurn } from '../../ai/providers';
+import { isUuid, loadVisiblePersonality } from '../personalities/personality-access';
+import type { PersonalityRow } from '../personalities/personalities.repository';
+import type { QuestionService } from '../questions/questions.service';
+import * as repo from './conversations.repository';
+import type { ConversationService } from './conversations.service';
+import { createChatRun, type ChatRun, type Exchange } from './chat-run';
+import type { PersonaContexts } from './persona-context';
+import { boundHistory, buildMessages, buildSystemPrompt, type HistoryTurn } from './prompt-builder';
+import type { PreviewSigner } from './preview-token';
+import type { RetrievedPassage, Retriever } from './retrieval';
+
+export interface ChatDeps {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  responder: ChatResponder;
+  retriever: Retriever;
+  contexts: PersonaContexts;
+  conversations: ConversationService;
+  questions: QuestionService;
+  previews: PreviewSigner;
+}
+
+export interface ExchangeInput {
+  message: string;
+  conversationId?: string;
+  conversationHistory?: HistoryItem[];
+}
+
+export function toReference(p: Pick<RetrievedPassage, 'fileName' | 'chunkIndex' | 'similarity'> & { documentId: string }): DocumentReference {
+  return { fileName: referenceName(p.fileName, p.chunkIndex), similarity: p.similarity, documentId: p.documentId, chunkIndex: p.chunkIndex };
+}
+
+export function createChatService(deps: ChatDeps) {
+  const { db, clock, logger, responder, retriever, contexts, conversations, questions, previews } = deps;
+
+  /** The history to send back, and the saved conversation's title when there is one. */
+  async function history(
+    viewer: Viewer | null,
+    personality: PersonalityRow,
+    input: ExchangeInput,
+    greeting: string,
+  ): Promise<{ turns: ChatTurn[]; title?: string }> {
+    if (input.conversationId) {
+      const saved =
+        viewer && isUuid(input.conversationId)
+          ? // Twice the bound: greetings and fallbacks are dropped before bounding.
+            await repo.recentHistory(db, {
+              conversationId: input.conversationId,
+              viewerId: viewer.id,
+              personalityId: personality.id,
+              limit: limits.chatHistoryMaxMessages * 2,
+            })
+          : undefined;
+      if (!saved) throw new AppError('NOT_FOUND', messages.chat.conversationNotFound);
+      const turns: HistoryTurn[] = saved.messages
+        .filter((m) => m.kind === 'message' || m.kind === 'stopped')
+        .map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.content }));
+      return { turns: boundHistory(turns), title: saved.title };
+    }
+    // Anonymous visitors keep their conversation in the browser; a signed-in person starting a
+    // new conversation has no history, whatever the client sends.
+    return { turns: viewer ? [] : boundHistory(input.conversationHistory ?? [], { greeting }) };
+  }
+
+  async function prepare(viewer: Viewer | null, personalityId: string, input: ExchangeInput): Promise<Exchange> {
+    const viewerId = viewer?.id ?? null;
+    const personality = await loadVisiblePersonality(db, personalityId, viewerId);
+    const { context, hit } = await contexts.get(personality);
+    const { turns, title } = await history(viewer, personality, input, context.greeting);
+    const { passages: found, documentsNotReady } = await retriever.search({
+      personalityId: personality.id,
+      viewerId,
+      text: input.message,
+      limit: limits.chatPassages,
+    });
+    const documentsProcessing = documentsNotReady > 0;
+    const systemPrompt = buildSystemPrompt(context.personaPrompt, found, documentsProcessing);
+    return {
+      personality,
+      cacheHit: hit,
+      greeting: context.greeting,
+      conversationId: input.conversationId ?? null,
+      conversationTitle: title,
+      message: input.message,
+      messages: buildMessages(systemPrompt, turns, input.message),
+      documents: found.map(toReference),
+      passages: found.map((p) => ({ fileName: p.fileName, chunkIndex: p.chunkIndex, content: p.content, similarity: p.similarity })),
+      documentsProcessing,
+    };
+  }
+
+  /** The exchange a signed preview id stands for, after checking it is this asker's, here, now. */
+  async function fromPreview(viewer: Viewer | null, personalityId: string, input: ExchangeInput & { previewId: string }): Promise<Exchange> {
+    const viewerId = viewer?.id ?? null;
+    // Visibility first: someone who may not see the personality learns nothing about previews.
+    const personality = await loadVisiblePersonality(db, personalityId, viewerId);
+    const payload = previews.verify(input.previewId, clock.now().getTime());
+    if (
+      !payload ||
+      payload.viewerId !== viewerId ||
+      payload.personalityId !== personalityId ||
+      payload.conversationId !== (input.conversationId ?? null) ||
+      payload.message !== input.message
+    ) {
+      throw new AppError('BAD_REQUEST', messages.chat.previewExpired);
+    }
+    const conversation = payload.conversationId ? await conversations.loadOwned(viewer!, payload.conversationId) : undefined;
+    const { context, hit } = await contexts.get(personality);
+    return {
+      personality,
+      cacheHit: hit,
+      greeting: context.greeting,
+      conversationId: payload.conversationId,
+      conversationTitle: conversation?.title,
+      message: payload.message,
+      messages: payload.messages,
+      documents: payload.documents,
+      passages: payload.passages,
+      documentsProcessing: payload.documentsProcessing,
+    };
+  }
+
+  return {
+    async preview(viewer: Viewer | null, personalityId: string, input: ExchangeInput): Promise<PromptPreview> {
+      const ex = await prepare(viewer, personalityId, input);
+      const expiresAt = clock.now().getTime() + limits.chatPreviewTtlMs;
+      const previewId = previews.sign({
+        personalityId: ex.personality.id,
+        viewerId: viewer?.id ?? null,
+        conversationId: ex.conversationId,
+        message: ex.message,
+        messages: ex.messages,
+        documents: ex.documents,
+        passages: ex.passages,
+        documentsProcessing: ex.documentsProcessing,
+        expiresAt,
+      });
+      return {
+        previewId,
+        expiresAt: new Date(expiresAt).toISOString(),
+        systemPrompt: ex.messages[0]!.content,
+        documents: ex.documents,
+        messagesArray: ex.messages,
+      };
+    },
+
+    /** Checks and records the question; the returned run streams the reply. */
+    async start(viewer: Viewer | null, personalityId: string, input: ExchangeInput & { previewId?: string }, startedAt: number): Promise<ChatRun> {
+      const ex = input.previewId
+        ? await fromPreview(viewer, personalityId, { ...input, previewId: input.previewId })
+        : await prepare(viewer, personalityId, input);
+      return createChatRun({ db, clock, logger, responder, cache: contexts.cache, questions }, viewer, ex, startedAt);
+    },
+  };
+}
+
+export type ChatService = ReturnType<typeof createChatService>;

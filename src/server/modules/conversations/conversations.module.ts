@@ -1,0 +1,80 @@
+// Wires the conversation domain from the app's dependencies: responder (providers.ts chooses),
+// retriever, context cache, services and routers. app.ts mounts the routers; start.ts preloads.
+import type { AppConfig } from '../../config';
+import type { Database } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import type { Logger } from '../../lib/logger';
+import { createChatResponder, createEmbeddings, type ChatResponder } from '../../ai/providers';
+import { createQuestionService } from '../questions/questions.service';
+import { questionRoutes } from '../questions/questions.routes';
+import { createRouter } from '../../lib/openapi';
+import { createContextCache } from './context-cache';
+import { createPersonaContexts } from './persona-context';
+import { createRetriever, pgVectorSearch, type VectorSearch } from './retrieval';
+import { createPreviewSigner } from './preview-token';
+import { createConversationService } from './conversations.service';
+import { createChatService } from './chat.service';
+import { chatRoutes } from './chat.routes';
+import { conversationRoutes, personalityConversationRoutes } from './conversations.routes';
+import { systemOptimizationRoutes } from './system-optimizations.routes';
+
+export interface ConversationsModuleDeps {
+  config: AppConfig;
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  /** Signs prompt previews (a key is derived from it). */
+  secret: string;
+  /** pgvector is available: with an embedding model configured, retrieval is hybrid. */
+  hasVector: boolean;
+  /** Overrides the vector side (tests); by default pgvector + the configured embedding model. */
+  vectors?: VectorSearch;
+  responder?: ChatResponder;
+}
+
+export function createConversationsModule(deps: ConversationsModuleDeps) {
+  const { db, clock, logger } = deps;
+  const responder = deps.responder ?? createChatResponder(deps.config);
+  const embeddings = createEmbeddings(deps.config);
+  const vectors = deps.vectors ?? (deps.hasVector && embeddings ? pgVectorSearch(db, embeddings) : undefined);
+  const retriever = createRetriever(db, vectors, logger);
+  const cache = createContextCache({ clock });
+  const contexts = createPersonaContexts(db, cache);
+  const questions = createQuestionService(db, clock, logger);
+  const conversations = createConversationService({ db, clock, contexts, responder });
+  const chat = createChatService({
+    db,
+    clock,
+    logger,
+    responder,
+    retriever,
+    contexts,
+    conversations,
+    questions,
+    previews: createPreviewSigner(deps.secret),
+  });
+
+  return {
+    responder,
+    retriever,
+    cache,
+    /** Mount at /api/personalities: starters, chat, preview, conversation list/create, questions. */
+    personalityRoutes: createRouter()
+      .route('/', chatRoutes(chat, conversations))
+      .route('/', personalityConversationRoutes(conversations))
+      .route('/', questionRoutes(questions)),
+    /** Mount at /api/conversations. */
+    conversationRoutes: conversationRoutes(conversations),
+    /** Mount at /api/admin/system-optimizations. */
+    systemOptimizationRoutes: systemOptimizationRoutes(cache, responder, retriever),
+    /** Start-up: warm the context cache with the first public personalities. Never throws. */
+    async preload(): Promise<void> {
+      try {
+        const n = await contexts.preload();
+        logger.info(`chat: ${responder.mode === 'offline' ? 'offline responder' : `model ${responder.label}`}, ${retriever.mode} retrieval, ${n} personality context(s) preloaded`);
+      } catch (err) {
+        logger.warn('context cache preload failed', err instanceof Error ? err.message : err);
+      }
+    },
+  };
+}

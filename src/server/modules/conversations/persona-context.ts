@@ -1,0 +1,42 @@
+// Builds a personality's prompt context (persona prompt, greeting, starters) through the context
+// cache, and preloads the first public personalities at start-up.
+import type { Database } from '../../db/client';
+import { limits } from '../../../shared/limits';
+import { listVisible, type PersonalityRow } from '../personalities/personalities.repository';
+import type { ContextCache, PersonaContext } from './context-cache';
+import { buildPersonaPrompt } from './prompt-builder';
+import { documentTitles } from './retrieval.repository';
+import { buildGreeting, buildStarters } from './starters';
+
+export function createPersonaContexts(db: Database, cache: ContextCache) {
+  async function build(row: PersonalityRow): Promise<PersonaContext> {
+    // Only public documents' titles: the context is shared by everyone who may chat.
+    const titles = await documentTitles(db, { personalityId: row.id, viewerId: null }, 5);
+    return {
+      personalityId: row.id,
+      updatedAtMs: row.updatedAt.getTime(),
+      name: row.name,
+      personaPrompt: buildPersonaPrompt(row),
+      greeting: buildGreeting(row.name),
+      starters: buildStarters({ name: row.name, description: row.description, documentTitles: titles }),
+    };
+  }
+
+  return {
+    cache,
+    get(row: PersonalityRow) {
+      return cache.get({ id: row.id, updatedAt: row.updatedAt }, () => build(row));
+    },
+    /** Spec section 9: the first public personalities (library order) are loaded at start-up. */
+    async preload(): Promise<number> {
+      const rows = (await listVisible(db, null)).slice(0, limits.contextCachePreload);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return cache.preload(
+        rows.map((r) => ({ id: r.id, updatedAt: r.updatedAt })),
+        (key) => build(byId.get(key.id)!),
+      );
+    },
+  };
+}
+
+export type PersonaContexts = ReturnType<typeof createPersonaContexts>;

@@ -1,0 +1,122 @@
+// Retrieval: only this personality's chunks, private documents only for the owner, filtered in
+// SQL; hybrid (full-text + vectors, RRF) with the fake embedder; full-text when vectors are absent.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test-support/test-server';
+import { loadConfig } from '../../config';
+import { systemClock } from '../../lib/clock';
+import { ensureVectorSchema, insertEmbeddings } from '../documents/chunk-search.repository';
+import { fakeEmbedding } from '../../../../tests/fakes/openai-fake';
+import type { ChunkHit } from '../documents/chunk-search.repository';
+import { createConversationsModule } from './conversations.module';
+import { createRetriever, fuse, pgVectorSearch, type Retriever } from './retrieval';
+import { createPersonality, makePublic, seedDocument } from './conversations.test-support';
+
+let server: TestServer;
+let ownerId: string;
+let strangerId: string;
+let adaId: string;
+let otherId: string;
+beforeAll(async () => {
+  server = await startTestServer();
+  const owner = await server.user();
+  const stranger = await server.user();
+  ownerId = owner.id;
+  strangerId = stranger.id;
+  adaId = await createPersonality(owner, 'Ada');
+  otherId = await createPersonality(owner, 'Charles');
+  await makePublic(server.database.db, adaId);
+  await makePublic(server.database.db, otherId);
+  const db = server.database.db;
+  await seedDocument(db, { personalityId: adaId, fileName: 'public.txt', chunks: ['The engine computes Bernoulli numbers.', 'Poetry and science.'] });
+  await seedDocument(db, { personalityId: adaId, fileName: 'diary.txt', chunks: ['Private diary: the engine keeps me awake.'], isPrivate: true });
+  await seedDocument(db, { personalityId: otherId, fileName: 'charles.txt', chunks: ['My difference engine was never finished.'] });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const names = (passages: { fileName: string; chunkIndex: number }[]) => passages.map((p) => `${p.fileName}#${p.chunkIndex}`).sort();
+
+async function searchAs(retriever: Retriever, viewerId: string | null, text = 'engine', personalityId = adaId) {
+  return (await retriever.search({ personalityId, viewerId, text, limit: 5 })).passages;
+}
+
+describe('retrieval', () => {
+  it("returns only this personality's chunks, and private documents only to the owner", async () => {
+    const retriever = createRetriever(server.database.db, undefined);
+    expect(retriever.mode).toBe('full-text');
+    expect(names(await searchAs(retriever, ownerId))).toEqual(['diary.txt#0', 'public.txt#0']);
+    expect(names(await searchAs(retriever, strangerId))).toEqual(['public.txt#0']);
+    expect(names(await searchAs(retriever, null))).toEqual(['public.txt#0']);
+    expect(names(await searchAs(retriever, null, 'engine', otherId))).toEqual(['charles.txt#0']);
+    // Any of the words, best first; a question of stop words only finds nothing.
+    const ranked = await searchAs(retriever, null, 'Which numbers did the engine compute?');
+    expect(ranked[0]!.fileName).toBe('public.txt');
+    expect(ranked[0]!.similarity).toBe(1); // numbers, engine, compute: all in the passage
+    expect(await searchAs(retriever, null, 'what is it that you were')).toEqual([]);
+  });
+
+  it('counts documents still being processed, private ones only for the owner, and searches nothing for who may not see', async () => {
+    const db = server.database.db;
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Busy');
+    await seedDocument(db, { personalityId: id, fileName: 'ready.txt', chunks: ['The engine hums.'] });
+    await seedDocument(db, { personalityId: id, fileName: 'queued.txt', chunks: [], processingState: 'queued' });
+    await seedDocument(db, { personalityId: id, fileName: 'failed.txt', chunks: [], processingState: 'failed' });
+    await seedDocument(db, { personalityId: id, fileName: 'secret.txt', chunks: [], processingState: 'processing', isPrivate: true });
+    const retriever = createRetriever(db, undefined);
+    const asOwner = await retriever.search({ personalityId: id, viewerId: owner.id, text: 'engine', limit: 5 });
+    expect(asOwner.documentsNotReady).toBe(2);
+    expect(names(asOwner.passages)).toEqual(['ready.txt#0']);
+    // Not visible to a stranger or anonymous (private personality): nothing, even called directly.
+    expect(await retriever.search({ personalityId: id, viewerId: strangerId, text: 'engine', limit: 5 })).toEqual({ passages: [], documentsNotReady: 0 });
+    expect(await retriever.search({ personalityId: id, viewerId: null, text: 'engine', limit: 5 })).toEqual({ passages: [], documentsNotReady: 0 });
+    await makePublic(db, id);
+    const asVisitor = await retriever.search({ personalityId: id, viewerId: null, text: 'nothing matches', limit: 5 });
+    expect(asVisitor).toEqual({ passages: [], documentsNotReady: 1 });
+  });
+
+  it('hybrid: fuses full-text and nearest vectors, with cosine similarity as the match, still private-filtered', async () => {
+    const db = server.database.db;
+    await ensureVectorSchema(db);
+    const chunkRows = (await db.execute(
+      (await import('drizzle-orm')).sql`select id, document_id, personality_id, content from personality_document_chunks`,
+    )) as unknown as { rows: { id: string; document_id: string; personality_id: string; content: string }[] };
+    await insertEmbeddings(
+      db,
+      chunkRows.rows.map((r) => ({ chunkId: r.id, documentId: r.document_id, personalityId: r.personality_id, model: 'fake-embedding', embedding: fakeEmbedding(r.content) })),
+    );
+    const embedder = { model: 'fake-embedding', embed: async (texts: string[]) => texts.map((t) => fakeEmbedding(t)) };
+    const retriever = createRetriever(db, pgVectorSearch(db, embedder));
+    expect(retriever.mode).toBe('hybrid');
+    const asStranger = await searchAs(retriever, strangerId, 'poetry and science');
+    expect(asStranger[0]).toMatchObject({ fileName: 'public.txt', chunkIndex: 1 });
+    expect(asStranger[0]!.similarity).toBeCloseTo(1, 2); // identical words: cosine 1
+    expect(names(asStranger)).not.toContain('diary.txt#0');
+    expect(names(await searchAs(retriever, ownerId, 'diary'))).toContain('diary.txt#0');
+
+    // An embedding outage does not silence retrieval: full-text still answers.
+    const broken = createRetriever(db, pgVectorSearch(db, { model: 'x', embed: async () => Promise.reject(new Error('down')) }));
+    expect(names(await searchAs(broken, null))).toEqual(['public.txt#0']);
+  });
+
+  it('falls back to full-text when the database has no pgvector, even with an embedding model configured', () => {
+    const config = loadConfig({ NODE_ENV: 'test', EMBEDDING_MODEL: 'fake-embedding', LLM_BASE_URL: 'http://127.0.0.1:9/v1' });
+    const base = { config, db: server.database.db, clock: systemClock, logger: console as never, secret: 's' };
+    expect(createConversationsModule({ ...base, hasVector: false }).retriever.mode).toBe('full-text');
+    expect(createConversationsModule({ ...base, hasVector: true }).retriever.mode).toBe('hybrid');
+    const noModel = loadConfig({ NODE_ENV: 'test' });
+    expect(createConversationsModule({ ...base, config: noModel, hasVector: true }).retriever.mode).toBe('full-text');
+  });
+
+  it('reciprocal rank fusion rewards agreement between the lists', () => {
+    const hit = (id: string): ChunkHit => ({ chunkId: id, documentId: 'd', fileName: 'f', chunkIndex: 0, content: id, score: 0 });
+    const fused = fuse([
+      [hit('a'), hit('b'), hit('c')],
+      [hit('c'), hit('d'), hit('b')],
+    ]).map((h) => h.chunkId);
+    // b (2nd + 3rd) and c (3rd + 1st) beat a (1st in one list only).
+    expect(fused.slice(0, 2).sort()).toEqual(['b', 'c']);
+    expect(fused).toHaveLength(4);
+  });
+});

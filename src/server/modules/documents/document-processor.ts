@@ -1,0 +1,167 @@
+// The "document.process" job: stored file -> text (extraction, when asked or missing) -> chunks
+// (replaced as a whole in one transaction that first checks the job is still ours) -> embeddings
+// in batches when a model is configured. Progress goes on the document row for the list and the
+// live stream. A document deleted meanwhile simply ends the job: its rows are gone with it.
+import type { Database } from '../../db/client';
+import type { Logger } from '../../lib/logger';
+import type { BlobStorage } from '../../storage/storage';
+import { BlobNotFoundError } from '../../storage/storage';
+import type { EmbeddingClient } from '../../ai/embeddings';
+import { holdsJob } from '../../jobs/jobs.repository';
+import { PermanentJobError, type JobContext, type JobHandler } from '../../jobs/job-runner';
+import { messages } from '../../../shared/messages';
+import * as repo from './documents.repository';
+import { insertEmbeddings } from './chunk-search.repository';
+import { chunkInWorker, extractDocumentText } from './text-extract';
+import type { ExtractPool } from './extract-pool';
+import type { DocumentEvents } from './documents-events';
+import type { DocumentKind } from './file-sniff';
+import { MIME_BY_KIND } from './file-sniff';
+
+export const PROCESS_JOB = 'document.process';
+
+export interface ProcessPayload {
+  /** process: extract from the stored file again; rechunk: chunk the text already extracted. */
+  mode: 'process' | 'rechunk';
+}
+
+export interface ProcessorDeps {
+  db: Database;
+  hasVector: boolean;
+  storage: BlobStorage;
+  pool: ExtractPool;
+  events: DocumentEvents;
+  embeddings?: EmbeddingClient;
+  logger: Logger;
+  chunkSize: number;
+  chunkOverlap: number;
+  embeddingBatchSize: number;
+  maxPages: number;
+}
+
+const KIND_BY_MIME = Object.fromEntries(Object.entries(MIME_BY_KIND).map(([k, v]) => [v, k])) as Record<string, DocumentKind>;
+
+class LostJobError extends Error {
+  constructor() {
+    super('the job is no longer held by this worker');
+  }
+}
+
+export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
+  const { db, events } = deps;
+
+  async function run(ctx: JobContext) {
+    const documentId = ctx.job.documentId;
+    if (!documentId) return;
+    const doc = await repo.loadForProcessing(db, documentId);
+    if (!doc) return; // deleted before we started
+    const mode = (ctx.job.payload as Partial<ProcessPayload>).mode ?? 'process';
+    await repo.setProcessing(db, doc.id, { state: 'processing', progress: 1, error: null });
+    events.changed(doc.personalityId);
+    let lastProgress = 0;
+    const progress = async (value: number, force = false) => {
+      const now = Date.now();
+      if (!force && now - lastProgress < 400) return;
+      lastProgress = now;
+      await repo.setProgress(db, doc.id, Math.max(1, Math.min(99, Math.round(value))));
+      events.changed(doc.personalityId);
+    };
+
+    // 1. Text and chunks (both computed in the extraction worker).
+    const chunking = { size: deps.chunkSize, overlap: deps.chunkOverlap };
+    let chunks: string[];
+    let extracted: string | undefined;
+    if (mode === 'process' && doc.filePath) {
+      let bytes: Buffer;
+      try {
+        bytes = await deps.storage.get(doc.filePath);
+      } catch (err) {
+        if (err instanceof BlobNotFoundError) throw new PermanentJobError(messages.documents.storedFileMissing(doc.fileName));
+        throw err;
+      }
+      const kind = KIND_BY_MIME[doc.mimeType ?? ''] ?? 'text';
+      const outcome = await abortable(extractDocumentText(deps.pool, kind, bytes, doc.fileName, deps.maxPages, chunking), ctx.signal);
+      if (!outcome.ok) throw new PermanentJobError(outcome.error);
+      extracted = outcome.text;
+      chunks = outcome.chunks ?? [];
+    } else {
+      if (!doc.content) throw new PermanentJobError(messages.documents.noContentToChunk);
+      const outcome = await abortable(chunkInWorker(deps.pool, doc.content, doc.fileName, chunking), ctx.signal);
+      if (!outcome.ok) throw new PermanentJobError(outcome.error);
+      chunks = outcome.chunks ?? [];
+    }
+    ctx.signal.throwIfAborted();
+    await progress(15, true);
+
+    // 2. Chunks, replaced whole, only while the job is still ours.
+    const ids = await db.transaction(async (tx) => {
+      if (!(await holdsJob(tx, ctx.job.id, ctx.token))) throw new LostJobError();
+      return repo.replaceChunks(tx, doc, chunks, extracted);
+    });
+    const embedding = deps.embeddings && deps.hasVector ? deps.embeddings : undefined;
+    await progress(embedding ? 30 : 95, true);
+
+    // 3. Embeddings, batch by batch.
+    if (embedding) {
+      let done = 0;
+      for (let i = 0; i < ids.length; i += deps.embeddingBatchSize) {
+        ctx.signal.throwIfAborted();
+        const batch = ids.slice(i, i + deps.embeddingBatchSize);
+        let vectors: number[][];
+        try {
+          vectors = await embedding.embed(
+            batch.map((c) => chunks[c.chunkIndex]!),
+            ctx.signal,
+          );
+        } catch (err) {
+          if (ctx.signal.aborted) throw err;
+          throw new Error(messages.documents.embeddingFailed(err instanceof Error ? err.message : String(err)));
+        }
+        await insertEmbeddings(
+          db,
+          batch.map((c, j) => ({ chunkId: c.id, documentId: doc.id, personalityId: doc.personalityId, model: embedding.model, embedding: vectors[j]! })),
+        );
+        done += batch.length;
+        await repo.setEmbeddedCount(db, doc.id, done);
+        await progress(30 + (69 * done) / ids.length);
+      }
+    }
+
+    const finished = await db.transaction(async (tx) => {
+      if (!(await holdsJob(tx, ctx.job.id, ctx.token))) return false;
+      await repo.setProcessing(tx, doc.id, { state: 'idle', progress: 100, error: null, processedAt: new Date() });
+      return true;
+    });
+    if (!finished) throw new LostJobError();
+    events.changed(doc.personalityId);
+  }
+
+  return {
+    run,
+    interruptedMessage: messages.documents.interrupted,
+    async onError(job, error, willRetry) {
+      if (!job.documentId) return;
+      const personalityId = await repo.setProcessing(db, job.documentId, willRetry ? { state: 'queued', error: null } : { state: 'failed', error });
+      if (personalityId) events.changed(personalityId);
+    },
+  };
+}
+
+/** Stops waiting when the job is aborted (the work itself is bounded and finishes on its own). */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}

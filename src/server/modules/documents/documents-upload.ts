@@ -1,0 +1,164 @@
+// Multipart upload of one or several files, parsed as it streams (busboy) so limits act early:
+// a declared or streamed body past the total cap gets 413 before the rest is read, a file past
+// 10 MB is cut off and discarded (its result says so) while the other files still upload. Each
+// file is checked by content, stored, recorded and queued; results come back per file, in order.
+import Busboy from 'busboy';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../auth/session';
+import { requireViewer } from '../../auth/session';
+import { errorBody } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
+import { messages } from '../../../shared/messages';
+import { limits } from '../../../shared/limits';
+import type { UploadResponse, UploadResult } from '../../../shared/schemas/documents';
+import type { DocumentService } from './documents.service';
+import { sniffDocument } from './file-sniff';
+import { cleanDisplayName } from './display-name';
+import { AppError } from '../../lib/errors';
+
+const FILE_MAX = limits.textUploadMaxBytes;
+/** Every allowed file at its largest, plus room for multipart headers and fields. */
+export const UPLOAD_BODY_MAX = FILE_MAX * limits.documentUploadMaxFiles + 1024 * 1024;
+
+/** After an early 413, how much more of the body is read and thrown away before the connection is cut. */
+const DISCARD_MAX_BYTES = UPLOAD_BODY_MAX;
+const DISCARD_MAX_MS = 10_000;
+
+/**
+ * Answers 413 at once, then reads and discards what the client is still sending, for a bounded
+ * time and size: closing with unread data would reset the connection and the client could lose
+ * the answer. A client that keeps sending past that bound is cut off.
+ */
+function tooLarge(c: Context<AppEnv>, reader: ReadableStreamDefaultReader<Uint8Array> | undefined) {
+  if (reader) void discardRest(reader);
+  return c.json(errorBody('PAYLOAD_TOO_LARGE', messages.documents.uploadTooLarge), 413);
+}
+
+async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>) {
+  const deadline = Date.now() + DISCARD_MAX_MS;
+  let discarded = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      discarded += value.byteLength;
+      if (discarded > DISCARD_MAX_BYTES || Date.now() > deadline) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } catch {
+    /* the client went away */
+  }
+}
+
+export async function handleUpload(c: Context<AppEnv>, service: DocumentService, logger: Logger, personalityId: string) {
+  const viewer = requireViewer(c.get('viewer'));
+  // Who is asking is settled before a byte of the body is read.
+  const personality = await service.ownedPersonality(viewer, personalityId);
+  const contentType = c.req.header('content-type') ?? '';
+  if (!/^multipart\/form-data/i.test(contentType)) throw new AppError('BAD_REQUEST', messages.documents.notMultipart);
+  const body = c.req.raw.body;
+  if (!body) throw new AppError('BAD_REQUEST', messages.documents.noFiles);
+  const declared = Number(c.req.header('content-length') ?? '0');
+  if (declared > UPLOAD_BODY_MAX) return tooLarge(c, body.getReader());
+
+  let busboy: Busboy.Busboy;
+  try {
+    busboy = Busboy({
+      headers: { 'content-type': contentType },
+      defParamCharset: 'utf8',
+      // One byte over the limit tells "too large" apart from "exactly 10 MB".
+      limits: { fileSize: FILE_MAX + 1, files: limits.documentUploadMaxFiles * 4, fields: 10, fieldSize: 1024, parts: limits.documentUploadMaxFiles * 4 + 10 },
+    });
+  } catch {
+    throw new AppError('BAD_REQUEST', messages.documents.notMultipart);
+  }
+
+  const results: (UploadResult | Promise<UploadResult>)[] = [];
+  // Set when the request is cut short: files still open are then dropped, never stored.
+  let aborted = false;
+  let isPrivate = false;
+  let fileCount = 0;
+  // Files are stored one after another, bounding memory to about two files.
+  let chain: Promise<unknown> = Promise.resolve();
+
+  busboy.on('field', (name, value) => {
+    if (name === 'isPrivate') isPrivate = value === 'true' || value === '1' || value === 'on';
+  });
+  busboy.on('file', (_field, stream, info) => {
+    fileCount++;
+    const fileName = cleanDisplayName(info.filename);
+    if (fileCount > limits.documentUploadMaxFiles) {
+      stream.resume();
+      results.push({ fileName, ok: false, error: messages.documents.tooManyFiles(limits.documentUploadMaxFiles) });
+      return;
+    }
+    const parts: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    stream.on('data', (d: Buffer) => {
+      size += d.length;
+      if (size <= FILE_MAX) parts.push(d);
+      else parts.length = 0;
+    });
+    stream.on('error', () => {
+      failed = true;
+    });
+    const done = new Promise<void>((resolve) => stream.on('close', resolve));
+    const privateNow = isPrivate;
+    const result = done.then(async (): Promise<UploadResult> => {
+      if (aborted || failed) return { fileName, ok: false, error: messages.documents.uploadFailed };
+      if (size > FILE_MAX) return { fileName, ok: false, error: messages.documents.tooLarge(fileName) };
+      const bytes = Buffer.concat(parts);
+      parts.length = 0;
+      const sniff = sniffDocument(fileName, bytes);
+      if (!sniff.ok) return { fileName, ok: false, error: sniff.error };
+      const stored = chain.then(() => service.addStored(personality, { fileName, kind: sniff.kind, bytes, isPrivate: privateNow }));
+      chain = stored.catch(() => {});
+      try {
+        return { fileName, ok: true, document: await stored };
+      } catch (err) {
+        if (err instanceof AppError && err.status < 500) return { fileName, ok: false, error: err.message };
+        logger.error(`upload of a document failed`, err);
+        return { fileName, ok: false, error: messages.documents.uploadFailed };
+      }
+    });
+    results.push(result);
+  });
+
+  const finished = new Promise<void>((resolve, reject) => {
+    busboy.on('close', resolve);
+    busboy.on('error', reject);
+  });
+  finished.catch(() => {});
+
+  // Feed the body to the parser, counting bytes: past the cap, stop reading and answer 413.
+  const reader = body.getReader();
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > UPLOAD_BODY_MAX) {
+        aborted = true;
+        busboy.destroy();
+        return tooLarge(c, reader);
+      }
+      if (!busboy.write(value)) await new Promise((r) => busboy.once('drain', r));
+    }
+    busboy.end();
+    await finished;
+  } catch {
+    aborted = true;
+    busboy.destroy();
+    throw new AppError('BAD_REQUEST', messages.documents.uploadMalformed);
+  }
+
+  const settled = await Promise.all(results);
+  if (settled.length === 0) throw new AppError('BAD_REQUEST', messages.documents.noFiles);
+  const uploaded = settled.filter((r) => r.ok).length;
+  const response: UploadResponse = { results: settled, uploaded, failed: settled.length - uploaded };
+  return c.json(response, 200);
+}

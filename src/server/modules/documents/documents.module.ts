@@ -1,0 +1,98 @@
+// Builds the documents domain from its dependencies: storage, the extraction worker, the event
+// bus, the service and the job handler. app.ts mounts its routes and hands its deletion hook to
+// the personalities service; start.ts runs its job handler and closes it.
+import path from 'node:path';
+import type { AppConfig } from '../../config';
+import type { DatabaseHandle } from '../../db/client';
+import type { Logger } from '../../lib/logger';
+import type { Clock } from '../../lib/clock';
+import type { BlobStorage } from '../../storage/storage';
+import { createLocalStorage } from '../../storage/local-storage';
+import { createEmbeddingClient, resolveEmbeddingTarget, type EmbeddingClient } from '../../ai/embeddings';
+import type { JobHandler } from '../../jobs/job-runner';
+import { createExtractPool } from './extract-pool';
+import { createDocumentEvents } from './documents-events';
+import { createDocumentService } from './documents.service';
+import { createDocumentProcessor, PROCESS_JOB } from './document-processor';
+import { createUrlImporter } from './documents-import';
+import { MAX_TEXT_CHARS } from './text-extract';
+
+export interface DocumentsModuleDeps {
+  config: AppConfig;
+  database: DatabaseHandle;
+  logger: Logger;
+  clock: Clock;
+  /** Defaults to files under DATA_DIR/blobs. */
+  storage?: BlobStorage;
+  /** Defaults to the configured embedding model, if any. */
+  embeddings?: EmbeddingClient | null;
+}
+
+export function createDocumentsModule(deps: DocumentsModuleDeps) {
+  const { config, database, logger } = deps;
+  const d = config.documents;
+  const storage = deps.storage ?? createLocalStorage(path.join(config.dataDir, 'blobs'));
+  const target = resolveEmbeddingTarget(config);
+  const embeddings = deps.embeddings === undefined ? (target ? createEmbeddingClient(target) : undefined) : (deps.embeddings ?? undefined);
+  if (embeddings && !database.hasVector) logger.warn('EMBEDDING_MODEL is set but the database has no pgvector: documents get full-text search only');
+  const pool = createExtractPool({
+    timeoutMs: d.extractTimeoutMs,
+    memoryMb: d.extractMemoryMb,
+    limits: { maxPages: d.extractMaxPages, maxUnpackedBytes: d.extractMaxUnpackedBytes, maxTextChars: MAX_TEXT_CHARS },
+    logger,
+  });
+  const events = createDocumentEvents();
+  let wake = () => {};
+  const service = createDocumentService({
+    db: database.db,
+    storage,
+    clock: deps.clock,
+    events,
+    maxAttempts: config.jobs.maxAttempts,
+    wake: () => wake(),
+  });
+  const processor = createDocumentProcessor({
+    db: database.db,
+    hasVector: database.hasVector,
+    storage,
+    pool,
+    events,
+    embeddings,
+    logger,
+    chunkSize: d.chunkSize,
+    chunkOverlap: d.chunkOverlap,
+    embeddingBatchSize: d.embeddingBatchSize,
+    maxPages: d.extractMaxPages,
+  });
+  const importUrl = createUrlImporter(service, pool, {
+    timeoutMs: d.urlImportTimeoutMs,
+    allowLoopback: d.urlImportAllowLoopback,
+    maxPages: d.extractMaxPages,
+  });
+  const streamClosers = new Set<() => void>();
+
+  return {
+    service,
+    importUrl,
+    events,
+    storage,
+    embeddingModel: embeddings?.model ?? null,
+    jobHandlers: { [PROCESS_JOB]: processor } as Record<string, JobHandler>,
+    onPersonalityDeleted: service.onPersonalityDeleted,
+    /** Live streams register here so a stopping server can end them. */
+    streamClosers,
+    bindWake(fn: () => void) {
+      wake = fn;
+    },
+    /** Ends live streams (before the HTTP server closes). */
+    endStreams() {
+      for (const close of streamClosers) close();
+      streamClosers.clear();
+    },
+    async close() {
+      await pool.close();
+    },
+  };
+}
+
+export type DocumentsModule = ReturnType<typeof createDocumentsModule>;

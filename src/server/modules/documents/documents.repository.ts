@@ -1,0 +1,200 @@
+// The only drizzle importer for documents and chunks. Reads that can reach someone other than the
+// owner take the asker and filter private documents inside the SQL.
+import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { personalityDocuments, personalityDocumentChunks } from '../../db/schema/documents';
+import { personalities } from '../../db/schema/personalities';
+import type { DbOrTx } from '../../jobs/jobs.repository';
+
+export type DocumentRow = typeof personalityDocuments.$inferSelect;
+export type NewDocumentRow = typeof personalityDocuments.$inferInsert;
+export type ProcessingState = 'idle' | 'queued' | 'processing' | 'failed';
+
+/** Every column but the (possibly 10 MB) content, plus whether there is content. */
+const summaryColumns = {
+  id: personalityDocuments.id,
+  personalityId: personalityDocuments.personalityId,
+  fileName: personalityDocuments.fileName,
+  filePath: personalityDocuments.filePath,
+  isPrivate: personalityDocuments.isPrivate,
+  mimeType: personalityDocuments.mimeType,
+  sizeBytes: personalityDocuments.sizeBytes,
+  contentHash: personalityDocuments.contentHash,
+  sourceUrl: personalityDocuments.sourceUrl,
+  processingState: personalityDocuments.processingState,
+  progress: personalityDocuments.progress,
+  error: personalityDocuments.error,
+  chunkCount: personalityDocuments.chunkCount,
+  embeddedCount: personalityDocuments.embeddedCount,
+  createdAt: personalityDocuments.createdAt,
+  updatedAt: personalityDocuments.updatedAt,
+  processedAt: personalityDocuments.processedAt,
+  hasContent: sql<boolean>`(${personalityDocuments.content} is not null)`,
+};
+export type DocumentSummary = Omit<DocumentRow, 'content'> & { hasContent: boolean };
+
+/** "Private documents only for the owner": the asker may use this document. */
+function usableBy(viewerId: string | null) {
+  if (!viewerId) return sql`(not ${personalityDocuments.isPrivate})`;
+  return sql`(not ${personalityDocuments.isPrivate} or exists (select 1 from ${personalities} po where po.id = ${personalityDocuments.personalityId} and po.user_id = ${viewerId}))`;
+}
+
+export async function insertDocument(db: DbOrTx, row: NewDocumentRow): Promise<DocumentSummary> {
+  const rows = await db.insert(personalityDocuments).values(row).returning(summaryColumns);
+  return rows[0]!;
+}
+
+export async function listDocuments(db: Database, personalityId: string): Promise<DocumentSummary[]> {
+  return db
+    .select(summaryColumns)
+    .from(personalityDocuments)
+    .where(eq(personalityDocuments.personalityId, personalityId))
+    .orderBy(desc(personalityDocuments.createdAt), desc(personalityDocuments.id));
+}
+
+export async function findDocument(db: DbOrTx, personalityId: string, documentId: string): Promise<DocumentSummary | undefined> {
+  const rows = await db
+    .select(summaryColumns)
+    .from(personalityDocuments)
+    .where(and(eq(personalityDocuments.id, documentId), eq(personalityDocuments.personalityId, personalityId)))
+    .limit(1);
+  return rows[0];
+}
+
+/** A document of a personality the caller already may see, if the asker may use it (privacy in SQL). */
+export async function findUsableDocument(
+  db: Database,
+  personalityId: string,
+  documentId: string,
+  viewerId: string | null,
+): Promise<DocumentSummary | undefined> {
+  const rows = await db
+    .select(summaryColumns)
+    .from(personalityDocuments)
+    .where(and(eq(personalityDocuments.id, documentId), eq(personalityDocuments.personalityId, personalityId), usableBy(viewerId)))
+    .limit(1);
+  return rows[0];
+}
+
+/** For the job: the document with its content (by id only; the job has no asker). */
+export async function loadForProcessing(db: Database, documentId: string) {
+  const rows = await db
+    .select({
+      id: personalityDocuments.id,
+      personalityId: personalityDocuments.personalityId,
+      fileName: personalityDocuments.fileName,
+      filePath: personalityDocuments.filePath,
+      mimeType: personalityDocuments.mimeType,
+      content: personalityDocuments.content,
+    })
+    .from(personalityDocuments)
+    .where(eq(personalityDocuments.id, documentId))
+    .limit(1);
+  return rows[0];
+}
+
+export async function setProcessing(
+  db: DbOrTx,
+  documentId: string,
+  changes: { state: ProcessingState; progress?: number; error?: string | null; processedAt?: Date },
+): Promise<string | undefined> {
+  const rows = await db
+    .update(personalityDocuments)
+    .set({
+      processingState: changes.state,
+      ...(changes.progress !== undefined ? { progress: changes.progress } : {}),
+      ...(changes.error !== undefined ? { error: changes.error } : {}),
+      ...(changes.processedAt ? { processedAt: changes.processedAt } : {}),
+      updatedAt: new Date(),
+    })
+    .where(eq(personalityDocuments.id, documentId))
+    .returning({ personalityId: personalityDocuments.personalityId });
+  return rows[0]?.personalityId;
+}
+
+export async function setProgress(db: Database, documentId: string, progress: number): Promise<void> {
+  await db
+    .update(personalityDocuments)
+    .set({ progress })
+    .where(and(eq(personalityDocuments.id, documentId), eq(personalityDocuments.processingState, 'processing')));
+}
+
+export async function setEmbeddedCount(db: DbOrTx, documentId: string, count: number): Promise<void> {
+  await db.update(personalityDocuments).set({ embeddedCount: count }).where(eq(personalityDocuments.id, documentId));
+}
+
+export async function setPrivacy(db: Database, personalityId: string, documentId: string, isPrivate: boolean): Promise<DocumentSummary | undefined> {
+  const rows = await db
+    .update(personalityDocuments)
+    .set({ isPrivate, updatedAt: new Date() })
+    .where(and(eq(personalityDocuments.id, documentId), eq(personalityDocuments.personalityId, personalityId)))
+    .returning(summaryColumns);
+  return rows[0];
+}
+
+/** Chunks and embeddings go with it (foreign keys cascade); returns the stored file's key. */
+export async function deleteDocument(db: Database, personalityId: string, documentId: string): Promise<{ filePath: string | null } | undefined> {
+  const rows = await db
+    .delete(personalityDocuments)
+    .where(and(eq(personalityDocuments.id, documentId), eq(personalityDocuments.personalityId, personalityId)))
+    .returning({ filePath: personalityDocuments.filePath });
+  return rows[0];
+}
+
+const INSERT_BATCH = 500;
+
+/**
+ * Inside the job's transaction: the document's chunks are replaced as a whole (with its extracted
+ * text when given), so a re-run or a resumed job can never leave duplicates or a mix.
+ */
+export async function replaceChunks(
+  tx: DbOrTx,
+  doc: { id: string; personalityId: string },
+  chunks: string[],
+  content?: string,
+): Promise<{ id: string; chunkIndex: number }[]> {
+  await tx.delete(personalityDocumentChunks).where(eq(personalityDocumentChunks.documentId, doc.id));
+  const ids: { id: string; chunkIndex: number }[] = [];
+  for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
+    const rows = await tx
+      .insert(personalityDocumentChunks)
+      .values(chunks.slice(i, i + INSERT_BATCH).map((content, j) => ({ documentId: doc.id, personalityId: doc.personalityId, chunkIndex: i + j, content })))
+      .returning({ id: personalityDocumentChunks.id, chunkIndex: personalityDocumentChunks.chunkIndex });
+    ids.push(...rows);
+    // PGlite resolves queries as microtasks: without this, a long transaction would starve the
+    // event loop (no timers, no sockets) until it commits.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await tx
+    .update(personalityDocuments)
+    .set({ chunkCount: chunks.length, embeddedCount: 0, ...(content !== undefined ? { content } : {}), updatedAt: new Date() })
+    .where(eq(personalityDocuments.id, doc.id));
+  return ids;
+}
+
+export async function listChunks(db: Database, documentId: string, offset: number, limit: number) {
+  return db
+    .select({ id: personalityDocumentChunks.id, chunkIndex: personalityDocumentChunks.chunkIndex, content: personalityDocumentChunks.content })
+    .from(personalityDocumentChunks)
+    .where(
+      and(
+        eq(personalityDocumentChunks.documentId, documentId),
+        gte(personalityDocumentChunks.chunkIndex, offset),
+        lt(personalityDocumentChunks.chunkIndex, offset + limit),
+      ),
+    )
+    .orderBy(asc(personalityDocumentChunks.chunkIndex));
+}
+
+/** What the asker's conversations may draw on (private documents count only for the owner). */
+export async function knowledgeCounts(db: Database, personalityId: string, viewerId: string | null) {
+  const rows = await db
+    .select({
+      documents: sql<number>`count(*)::int`,
+      chunks: sql<number>`coalesce(sum(${personalityDocuments.chunkCount}), 0)::int`,
+      processing: sql<number>`(count(*) filter (where ${personalityDocuments.processingState} in ('queued', 'processing')))::int`,
+    })
+    .from(personalityDocuments)
+    .where(and(eq(personalityDocuments.personalityId, personalityId), usableBy(viewerId)));
+  return rows[0] ?? { documents: 0, chunks: 0, processing: 0 };
+}

@@ -1,0 +1,140 @@
+// A job killed mid-way (the server process is SIGKILLed while embeddings are in flight) is picked
+// up again by the next server on the same data once its lease expires, and finishes with exactly
+// one set of chunks and embeddings.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createClient, freePort, startTestServer, type TestServer } from '../../test-support/test-server';
+import { startFakeOpenAI, type FakeOpenAI } from '../../../../tests/fakes/openai-fake';
+import { chunkText } from './chunker';
+import { normalizeExtractedText } from './text-normalize';
+import { uploadOne, waitForDocument } from './documents.test-support';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const cleanups: (() => Promise<void> | void)[] = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+async function scratchDatabaseUrl(): Promise<string | undefined> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) return undefined;
+  const name = `kindred_restart_${crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  cleanups.push(async () => {
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.end();
+  });
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+function startChild(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  cleanups.push(() => void child.kill('SIGKILL'));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 90_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = /Kindred is running at (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1]! });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${out}`)));
+  });
+}
+
+const paragraph = (i: number) =>
+  `Paragraph ${i} tells how the looms of Lyon read punched cards, and how the engine would read them too. ` +
+  `It goes on about gears, columns of numbers, and the patience of mechanics in the workshop number ${i}.`;
+
+describe('a job interrupted by a crash', () => {
+  it('is finished after restart with no duplicate chunks or embeddings', { timeout: 240_000 }, async () => {
+    const fake: FakeOpenAI = await startFakeOpenAI({ hold: true, dimensions: 64 });
+    cleanups.push(() => fake.close());
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-restart-'));
+    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const databaseUrl = await scratchDatabaseUrl();
+    const port = await freePort();
+    const env: Record<string, string> = {
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+      LLM_BASE_URL: fake.url,
+      EMBEDDING_MODEL: 'fake-embedding',
+      EMBEDDING_BATCH_SIZE: '8',
+      JOB_LEASE_SECONDS: '2',
+      JOB_POLL_MS: '100',
+      RATE_LIMIT_AUTH_PER_15MIN: '1000',
+      LOG_LEVEL: 'info',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    };
+    const { child, url } = await startChild(env);
+    const client = createClient(url);
+    expect((await client.signUp('crash@example.com', 'secret-pass')).status).toBe(200);
+    expect((await client.signIn('crash@example.com', 'secret-pass')).status).toBe(200);
+    const pid = (await client.post('/api/personalities', { name: 'Ada' })).body.personality.id as string;
+    const text = Array.from({ length: 40 }, (_, i) => paragraph(i)).join('\n\n');
+    const docId = await uploadOne(client, pid, { name: 'looms.txt', data: text });
+
+    // Chunks are committed and the first embedding batch is in flight (held by the fake): kill.
+    const deadline = Date.now() + 60_000;
+    while (fake.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(fake.requests.length).toBe(1);
+    const during = (await client.get(`/api/personalities/${pid}/documents`)).body.documents[0];
+    expect(during.status).toBe('processing');
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+    fake.set({ hold: false });
+
+    // A new server on the same data resumes the job once the dead one's lease has expired.
+    const server: TestServer = await startTestServer({ dataDir, env: { ...env, PORT: String(port) } });
+    cleanups.push(() => server.close());
+    const again = createClient(server.url);
+    expect((await again.signIn('crash@example.com', 'secret-pass')).status).toBe(200);
+    const doc = await waitForDocument(again, pid, docId, ['ready', 'failed'], 60_000);
+    expect(doc.status).toBe('ready');
+
+    const expected = chunkText(normalizeExtractedText(text), { size: server.config.documents.chunkSize, overlap: server.config.documents.chunkOverlap });
+    expect(expected.length).toBeGreaterThan(8);
+    expect(doc.chunkCount).toBe(expected.length);
+    expect(doc.embeddedCount).toBe(expected.length);
+    const db = server.database.db;
+    const rows = (await db.execute(sql`select count(*)::int as n, count(distinct chunk_index)::int as distinct_n, min(chunk_index)::int as lo, max(chunk_index)::int as hi
+      from personality_document_chunks where document_id = ${docId}`)) as unknown as { rows: { n: number; distinct_n: number; lo: number; hi: number }[] };
+    expect(rows.rows[0]).toEqual({ n: expected.length, distinct_n: expected.length, lo: 0, hi: expected.length - 1 });
+    const chunks = (await again.get(`/api/personalities/${pid}/documents/${docId}/chunks?limit=500`)).body.chunks.map((c: { content: string }) => c.content);
+    expect(chunks).toEqual(expected);
+    if (server.database.hasVector) {
+      const emb = (await db.execute(sql`select count(*)::int as n from personality_chunk_embeddings where document_id = ${docId}`)) as unknown as { rows: { n: number }[] };
+      expect(emb.rows[0]!.n).toBe(expected.length);
+    }
+    const jobs = (await db.execute(sql`select count(*)::int as n from jobs where document_id = ${docId}`)) as unknown as { rows: { n: number }[] };
+    expect(jobs.rows[0]!.n).toBe(0);
+  });
+});

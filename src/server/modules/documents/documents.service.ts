@@ -1,0 +1,224 @@
+// Rules for a personality's documents: the owner manages them (list, upload, process, rechunk,
+// privacy, delete, chunks); anyone who may see the personality may open the read-only source view
+// and the knowledge summary, where a private document exists only for the owner.
+import crypto from 'node:crypto';
+import type { Database } from '../../db/client';
+import type { Viewer } from '../../auth/session';
+import type { Clock } from '../../lib/clock';
+import { AppError, isForeignKeyViolation } from '../../lib/errors';
+import type { BlobStorage } from '../../storage/storage';
+import { documentKey, personalityPrefix } from '../../storage/storage';
+import { enqueueJob, deleteFailedJobs } from '../../jobs/jobs.repository';
+import { loadOwnedPersonality, loadVisiblePersonality, isUuid } from '../personalities/personality-access';
+import type { PersonalityRow } from '../personalities/personalities.repository';
+import { messages } from '../../../shared/messages';
+import { limits } from '../../../shared/limits';
+import type { DocumentDto, KnowledgeSummary, SourceView } from '../../../shared/schemas/documents';
+import * as repo from './documents.repository';
+import { PROCESS_JOB, type ProcessPayload } from './document-processor';
+import type { DocumentEvents } from './documents-events';
+import type { DocumentKind } from './file-sniff';
+import { MIME_BY_KIND } from './file-sniff';
+
+export interface DocumentServiceDeps {
+  db: Database;
+  storage: BlobStorage;
+  clock: Clock;
+  events: DocumentEvents;
+  maxAttempts: number;
+  /** Tells the job runner there is work (set once the runner exists). */
+  wake: () => void;
+}
+
+export function toDocumentDto(row: repo.DocumentSummary): DocumentDto {
+  const active = row.processingState === 'queued' || row.processingState === 'processing';
+  const status = active
+    ? 'processing'
+    : row.processingState === 'failed'
+      ? 'failed'
+      : row.chunkCount > 0
+        ? 'ready'
+        : row.hasContent
+          ? 'needs_chunking'
+          : 'needs_processing';
+  return {
+    id: row.id,
+    personalityId: row.personalityId,
+    fileName: row.fileName,
+    mimeType: row.mimeType,
+    sizeBytes: row.sizeBytes,
+    sourceUrl: row.sourceUrl,
+    isPrivate: row.isPrivate,
+    status,
+    progress: active ? row.progress : status === 'ready' ? 100 : 0,
+    error: row.processingState === 'failed' ? row.error : null,
+    hasContent: row.hasContent,
+    chunkCount: row.chunkCount,
+    embeddedCount: row.embeddedCount,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** A stored document before it exists in the database. */
+export interface NewStoredDocument {
+  fileName: string;
+  kind: DocumentKind;
+  bytes: Uint8Array;
+  isPrivate: boolean;
+  /** Text already extracted (URL import); the job then only chunks it. */
+  content?: string;
+  sourceUrl?: string;
+}
+
+export function createDocumentService(deps: DocumentServiceDeps) {
+  const { db, storage, events } = deps;
+
+  async function ownedDocument(viewer: Viewer, personalityId: string, documentId: string) {
+    await loadOwnedPersonality(db, personalityId, viewer.id);
+    const doc = isUuid(documentId) ? await repo.findDocument(db, personalityId, documentId) : undefined;
+    if (!doc) throw new AppError('NOT_FOUND', messages.documents.notFound);
+    return doc;
+  }
+
+  async function enqueue(documentId: string, payload: ProcessPayload): Promise<void> {
+    const created = await db.transaction(async (tx) => {
+      await deleteFailedJobs(tx, documentId);
+      const { created } = await enqueueJob(tx, {
+        kind: PROCESS_JOB,
+        documentId,
+        dedupeKey: `document:${documentId}`,
+        payload: { ...payload },
+        maxAttempts: deps.maxAttempts,
+      });
+      if (created) await repo.setProcessing(tx, documentId, { state: 'queued', progress: 0, error: null });
+      return created;
+    });
+    if (!created) throw new AppError('CONFLICT', messages.documents.alreadyProcessing);
+    deps.wake();
+  }
+
+  return {
+    /** Owner check for routes that read the body afterwards (upload): answers before any byte is read. */
+    ownedPersonality: (viewer: Viewer, personalityId: string) => loadOwnedPersonality(db, personalityId, viewer.id),
+
+    async list(viewer: Viewer, personalityId: string): Promise<DocumentDto[]> {
+      await loadOwnedPersonality(db, personalityId, viewer.id);
+      return (await repo.listDocuments(db, personalityId)).map(toDocumentDto);
+    },
+
+    /** For the live stream, whose caller was checked when it connected. */
+    async listForStream(personalityId: string): Promise<DocumentDto[]> {
+      return (await repo.listDocuments(db, personalityId)).map(toDocumentDto);
+    },
+
+    /** Stores the file under a server-made key, records the document and queues its processing. */
+    async addStored(personality: PersonalityRow, input: NewStoredDocument): Promise<DocumentDto> {
+      const key = documentKey(personality.userId, personality.id, input.fileName, deps.clock.now());
+      await storage.put(key, input.bytes);
+      let row: repo.DocumentSummary;
+      try {
+        row = await repo.insertDocument(db, {
+          personalityId: personality.id,
+          fileName: input.fileName,
+          filePath: key,
+          content: input.content ?? null,
+          isPrivate: input.isPrivate,
+          mimeType: MIME_BY_KIND[input.kind],
+          sizeBytes: input.bytes.length,
+          contentHash: crypto.createHash('sha256').update(input.bytes).digest('hex'),
+          sourceUrl: input.sourceUrl ?? null,
+        });
+      } catch (err) {
+        // The personality was deleted meanwhile: leave nothing behind.
+        await storage.delete(key).catch(() => {});
+        if (isForeignKeyViolation(err)) throw new AppError('NOT_FOUND', messages.personality.notFound);
+        throw err;
+      }
+      await enqueue(row.id, { mode: input.content !== undefined ? 'rechunk' : 'process' });
+      events.changed(personality.id);
+      const fresh = await repo.findDocument(db, personality.id, row.id);
+      return toDocumentDto(fresh ?? row);
+    },
+
+    async process(viewer: Viewer, personalityId: string, documentId: string): Promise<DocumentDto> {
+      const doc = await ownedDocument(viewer, personalityId, documentId);
+      await enqueue(doc.id, { mode: doc.filePath ? 'process' : 'rechunk' });
+      events.changed(personalityId);
+      return toDocumentDto((await repo.findDocument(db, personalityId, doc.id)) ?? doc);
+    },
+
+    async rechunk(viewer: Viewer, personalityId: string, documentId: string): Promise<DocumentDto> {
+      const doc = await ownedDocument(viewer, personalityId, documentId);
+      if (!doc.hasContent) throw new AppError('BAD_REQUEST', messages.documents.noContentToChunk);
+      await enqueue(doc.id, { mode: 'rechunk' });
+      events.changed(personalityId);
+      return toDocumentDto((await repo.findDocument(db, personalityId, doc.id)) ?? doc);
+    },
+
+    async setPrivacy(viewer: Viewer, personalityId: string, documentId: string, isPrivate: boolean): Promise<DocumentDto> {
+      await ownedDocument(viewer, personalityId, documentId);
+      const row = await repo.setPrivacy(db, personalityId, documentId, isPrivate);
+      if (!row) throw new AppError('NOT_FOUND', messages.documents.notFound);
+      events.changed(personalityId);
+      return toDocumentDto(row);
+    },
+
+    async remove(viewer: Viewer, personalityId: string, documentId: string): Promise<void> {
+      await ownedDocument(viewer, personalityId, documentId);
+      const deleted = await repo.deleteDocument(db, personalityId, documentId);
+      if (!deleted) throw new AppError('NOT_FOUND', messages.documents.notFound);
+      if (deleted.filePath) await storage.delete(deleted.filePath);
+      events.changed(personalityId);
+    },
+
+    async chunks(viewer: Viewer, personalityId: string, documentId: string, offset: number, limit: number) {
+      const doc = await ownedDocument(viewer, personalityId, documentId);
+      const chunks = await repo.listChunks(db, doc.id, offset, limit);
+      return { document: toDocumentDto(doc), chunks, total: doc.chunkCount, offset, limit };
+    },
+
+    /** The read-only source view at a referenced chunk, for anyone who may see the personality. */
+    async source(viewer: Viewer | null, personalityId: string, documentId: string, chunk: number | undefined): Promise<SourceView> {
+      const personality = await loadVisiblePersonality(db, personalityId, viewer?.id ?? null);
+      const doc = isUuid(documentId) ? await repo.findUsableDocument(db, personality.id, documentId, viewer?.id ?? null) : undefined;
+      // Gone, or private and not the owner: the same answer, so private documents cannot be probed.
+      if (!doc) throw new AppError('NOT_FOUND', messages.documents.chunkUnavailable);
+      const base = {
+        personality: { id: personality.id, name: personality.name },
+        document: { id: doc.id, fileName: doc.fileName, isPrivate: doc.isPrivate, chunkCount: doc.chunkCount },
+        referencedChunkIndex: chunk ?? null,
+      };
+      if (doc.chunkCount === 0) {
+        return { ...base, state: 'not_processed', chunks: [], offset: 0, referencedAvailable: false, message: messages.documents.notProcessed };
+      }
+      const window = limits.documentSourceWindow;
+      const available = chunk !== undefined && chunk < doc.chunkCount;
+      const center = available ? chunk : 0;
+      const offset = Math.max(0, Math.min(center - Math.floor(window / 2), doc.chunkCount - window));
+      const chunks = await repo.listChunks(db, doc.id, offset, window);
+      return {
+        ...base,
+        state: 'ready',
+        chunks,
+        offset,
+        referencedAvailable: available,
+        message: chunk !== undefined && !available ? messages.documents.chunkUnavailable : null,
+      };
+    },
+
+    async knowledge(viewer: Viewer | null, personalityId: string): Promise<KnowledgeSummary> {
+      const personality = await loadVisiblePersonality(db, personalityId, viewer?.id ?? null);
+      const counts = await repo.knowledgeCounts(db, personality.id, viewer?.id ?? null);
+      return { ...counts, ready: counts.chunks > 0 };
+    },
+
+    /** personalities.service hook: the rows are gone (cascade); remove the stored files too. */
+    async onPersonalityDeleted(personality: PersonalityRow): Promise<void> {
+      await storage.deletePrefix(personalityPrefix(personality.userId, personality.id));
+      events.changed(personality.id);
+    },
+  };
+}
+
+export type DocumentService = ReturnType<typeof createDocumentService>;

@@ -1,0 +1,145 @@
+// One extraction worker thread, reused between files and replaced when a file kills it: a heap
+// limit (resourceLimits) bounds memory, a timer bounds time (the worker is terminated), and files
+// are handed over one at a time so a slow one fails alone.
+import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import type { ExtractLimits, ExtractRequest, ExtractResponse, ExtractTask } from './extract-protocol';
+import type { Logger } from '../../lib/logger';
+
+export interface ExtractPoolOptions {
+  timeoutMs: number;
+  memoryMb: number;
+  limits: ExtractLimits;
+  logger: Logger;
+  /** Stop an idle worker after this long (frees the parsers' memory). */
+  idleMs?: number;
+}
+
+interface Task {
+  req: ExtractTask;
+  resolve(res: ExtractResponse): void;
+}
+
+export interface ExtractPool {
+  run(task: ExtractTask): Promise<ExtractResponse>;
+  close(): Promise<void>;
+}
+
+const workerUrl = new URL('./extract.worker.ts', import.meta.url).href;
+// The worker runs TypeScript: it registers tsx's loader before importing its module.
+// (Its ESM entry, named from the package folder: the CommonJS entry cannot register in a worker.)
+const tsxApi = pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
+const bootstrap = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(workerUrl)}); });`;
+
+export function createExtractPool(opts: ExtractPoolOptions): ExtractPool {
+  const queue: Task[] = [];
+  let worker: Worker | null = null;
+  let ready: Promise<void> | null = null;
+  let running: { id: number; task: Task; timer: NodeJS.Timeout } | null = null;
+  let nextId = 1;
+  let idleTimer: NodeJS.Timeout | null = null;
+  let closed = false;
+
+  function spawn(): Promise<void> {
+    const w = new Worker(bootstrap, {
+      eval: true,
+      resourceLimits: { maxOldGenerationSizeMb: opts.memoryMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+    });
+    worker = w;
+    return new Promise<void>((resolve, reject) => {
+      w.on('message', (msg: ExtractResponse | { ready: true }) => {
+        if ('ready' in msg) return resolve();
+        if (running && running.id === msg.id) finish(msg);
+      });
+      w.on('error', (err) => {
+        const oom = (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
+        if (!oom) opts.logger.warn('extraction worker failed', err);
+        if (worker === w) worker = null;
+        ready = null;
+        reject(err);
+        if (running) finish({ id: running.id, ok: false, failure: oom ? 'out_of_memory' : 'corrupt' });
+      });
+      w.on('exit', () => {
+        if (worker === w) {
+          worker = null;
+          ready = null;
+          if (running) finish({ id: running.id, ok: false, failure: 'corrupt' });
+        }
+      });
+    });
+  }
+
+  function finish(res: ExtractResponse) {
+    if (!running) return;
+    clearTimeout(running.timer);
+    const { task } = running;
+    running = null;
+    task.resolve(res);
+    pump();
+  }
+
+  function pump() {
+    if (running || closed) return;
+    const task = queue.shift();
+    if (!task) {
+      scheduleIdleStop();
+      return;
+    }
+    if (idleTimer) clearTimeout(idleTimer);
+    const id = nextId++;
+    const timer = setTimeout(() => {
+      // Too slow: stop the worker (and whatever it is stuck in); the next file gets a new one.
+      const w = worker;
+      worker = null;
+      ready = null;
+      finish({ id, ok: false, failure: 'timeout' });
+      void w?.terminate();
+    }, opts.timeoutMs);
+    running = { id, task, timer };
+    ready ??= spawn();
+    ready.then(
+      () => {
+        if (running?.id !== id || !worker) return;
+        const req: ExtractRequest = { ...task.req, id, limits: opts.limits };
+        worker.postMessage(req, req.op === 'extract' ? [req.bytes.buffer as ArrayBuffer] : []);
+      },
+      () => {
+        if (running?.id === id) finish({ id, ok: false, failure: 'corrupt' });
+      },
+    );
+  }
+
+  function scheduleIdleStop() {
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => {
+      const w = worker;
+      worker = null;
+      ready = null;
+      void w?.terminate();
+    }, opts.idleMs ?? 30_000);
+    idleTimer.unref();
+  }
+
+  return {
+    run(task) {
+      if (closed) return Promise.resolve({ id: 0, ok: false, failure: 'corrupt' });
+      // Bytes are transferred to the worker: hand over a private copy.
+      const req: ExtractTask = task.op === 'extract' ? { ...task, bytes: new Uint8Array(task.bytes) } : task;
+      return new Promise((resolve) => {
+        queue.push({ req, resolve });
+        pump();
+      });
+    },
+    async close() {
+      closed = true;
+      if (idleTimer) clearTimeout(idleTimer);
+      for (const task of queue.splice(0)) task.resolve({ id: 0, ok: false, failure: 'corrupt' });
+      if (running) finish({ id: running.id, ok: false, failure: 'corrupt' });
+      const w = worker;
+      worker = null;
+      await w?.terminate();
+    },
+  };
+}

@@ -1,0 +1,171 @@
+// Bad input on the personality routes gets a clear 4xx (never a 500), text is stored as text, and
+// the form's voice choice is stored by the spec's voice rules.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestClient, type TestServer } from '../../test-support/test-server';
+import { limits } from '../../../shared/limits';
+import { messages } from '../../../shared/messages';
+
+let server: TestServer;
+let owner: TestClient;
+beforeAll(async () => {
+  server = await startTestServer();
+  owner = await server.user();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function create(body: unknown) {
+  return owner.post('/api/personalities', body);
+}
+
+describe('personality names', () => {
+  it.each([
+    ['missing', {}],
+    ['empty', { name: '' }],
+    ['blank', { name: '   \t ' }],
+    ['null', { name: null }],
+  ])('refuses a %s name with the spec message', async (_label, body) => {
+    const res = await create(body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message: messages.personality.nameRequired } });
+  });
+
+  it('accepts a name at the limit and refuses one past it', async () => {
+    const atLimit = 'n'.repeat(limits.personalityNameMax);
+    expect((await create({ name: atLimit })).status).toBe(201);
+    const tooLong = await create({ name: 'n'.repeat(limits.personalityNameMax + 1) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error.message).toContain(String(limits.personalityNameMax));
+  });
+
+  it('trims names and refuses a blank rename without changing anything', async () => {
+    const created = await create({ name: '  Grace Hopper  ' });
+    expect(created.body.personality.name).toBe('Grace Hopper');
+    const id = created.body.personality.id;
+    const blank = await owner.patch(`/api/personalities/${id}`, { name: '  ' });
+    expect(blank.status).toBe(400);
+    expect((await owner.get(`/api/personalities/${id}`)).body.personality.name).toBe('Grace Hopper');
+  });
+
+  it('refuses huge descriptions and behavior instructions', async () => {
+    const desc = await create({ name: 'A', description: 'd'.repeat(limits.personalityDescriptionMax + 1) });
+    expect(desc.status).toBe(400);
+    const behavior = await create({ name: 'A', behaviorInstructions: 'b'.repeat(limits.behaviorInstructionsMax + 1) });
+    expect(behavior.status).toBe(400);
+    const ok = await create({ name: 'A', description: 'd'.repeat(limits.personalityDescriptionMax) });
+    expect(ok.status).toBe(201);
+  });
+});
+
+describe('wrong types, unknown fields and bad JSON', () => {
+  it.each([
+    ['a number name', { name: 42 }],
+    ['an array name', { name: ['x'] }],
+    ['an object description', { name: 'A', description: { html: '<b>' } }],
+    ['an unknown voice provider', { name: 'A', voiceProvider: 'coqui' }],
+    ['a string phonetic flag', { name: 'A', enablePhoneticTranscription: 'yes' }],
+    ['a body that is an array', [{ name: 'A' }]],
+    ['a body that is a string', '"just a string"'],
+    ['a body that is null', 'null'],
+  ])('refuses %s with 400', async (_label, body) => {
+    const res = await create(body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('BAD_REQUEST');
+  });
+
+  it('names an unknown field', async () => {
+    const res = await create({ name: 'A', isPublic: true });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toBe('Unknown field: isPublic');
+    const patch = await owner.patch(`/api/personalities/${(await create({ name: 'B' })).body.personality.id}`, { sharingType: 'public' });
+    expect(patch.status).toBe(400);
+    expect(patch.body.error.message).toBe('Unknown field: sharingType');
+  });
+
+  it.each(['{', '{"name": "A",}', "{'name': 'A'}", 'not json at all'])('answers malformed JSON %j with 400', async (text) => {
+    const res = await owner.request('POST', '/api/personalities', text, { 'content-type': 'application/json' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('BAD_REQUEST');
+    expect(res.body.error.message).toBe(messages.errors.badJson);
+  });
+
+  it('answers a body that is not JSON with a 4xx', async () => {
+    const res = await owner.request('POST', '/api/personalities', 'name=A', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(res.body.error).toBeDefined();
+  });
+});
+
+describe('text is stored as text', () => {
+  it('keeps script tags and javascript: links verbatim, for the web to render as text', async () => {
+    const description = '<script>alert("x")</script> see [me](javascript:alert(1)) and javascript:alert(2) <img src=x onerror=alert(3)>';
+    const res = await create({ name: '<b>Bold</b>', description, behaviorInstructions: '"); DROP TABLE personalities; --' });
+    expect(res.status).toBe(201);
+    const read = await owner.get(`/api/personalities/${res.body.personality.id}`);
+    expect(read.headers.get('content-type')).toContain('application/json');
+    expect(read.body.personality).toMatchObject({
+      name: '<b>Bold</b>',
+      description,
+      behaviorInstructions: '"); DROP TABLE personalities; --',
+    });
+  });
+
+  it('refuses text PostgreSQL cannot store (a NUL character) with 400, not 500', async () => {
+    const name = await create({ name: 'a\u0000b' });
+    expect(name.status).toBe(400);
+    expect(name.body.error).toEqual({ code: 'BAD_REQUEST', message: messages.errors.unstorableText });
+    expect((await create({ name: 'ok', behaviorInstructions: 'x\u0000' })).status).toBe(400);
+  });
+
+  it('clears optional fields sent blank', async () => {
+    const res = await create({ name: 'C', description: 'temp' });
+    const cleared = await owner.patch(`/api/personalities/${res.body.personality.id}`, { description: '   ' });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.personality.description).toBeNull();
+  });
+});
+
+describe('voice rules', () => {
+  it('defaults to the default provider with no voice', async () => {
+    const res = await create({ name: 'Plain' });
+    expect(res.body.personality).toMatchObject({ voiceProvider: 'default', voice: null, agentId: null });
+  });
+
+  it('openai sets alloy and stores the phonetic flag', async () => {
+    const res = await create({ name: 'Speaker', voiceProvider: 'openai', enablePhoneticTranscription: true });
+    expect(res.status).toBe(201);
+    expect(res.body.personality.voice).toBe('alloy');
+    expect(res.body.personality.voiceSettings).toMatchObject({
+      provider: 'openai',
+      openai_voice: 'alloy',
+      enable_phonetic_transcription: true,
+    });
+    const nova = await create({ name: 'Nova', voiceProvider: 'openai', voice: 'nova' });
+    expect(nova.body.personality.voiceSettings).toMatchObject({ openai_voice: 'nova', enable_phonetic_transcription: false });
+  });
+
+  it('elevenlabs sets the female preset and keeps the agent id', async () => {
+    const res = await create({ name: 'Eleven', voiceProvider: 'elevenlabs', agentId: 'agent_123' });
+    expect(res.status).toBe(201);
+    expect(res.body.personality).toMatchObject({ voiceProvider: 'elevenlabs', voice: 'female', agentId: 'agent_123' });
+    expect(res.body.personality.voiceSettings).toMatchObject({ type: 'female', voice_type: 'preset', openai_voice: 'nova' });
+  });
+
+  it('keeps an agent id only for elevenlabs', async () => {
+    const openai = await create({ name: 'NoAgent', voiceProvider: 'openai', agentId: 'agent_x' });
+    expect(openai.body.personality.agentId).toBeNull();
+    const eleven = await create({ name: 'Switcher', voiceProvider: 'elevenlabs', voice: 'male', agentId: 'agent_y' });
+    const id = eleven.body.personality.id;
+    expect(eleven.body.personality.voice).toBe('male');
+    const switched = await owner.patch(`/api/personalities/${id}`, { voiceProvider: 'openai' });
+    expect(switched.status).toBe(200);
+    expect(switched.body.personality).toMatchObject({ voiceProvider: 'openai', voice: 'alloy', agentId: null });
+    const phonetic = await owner.patch(`/api/personalities/${id}`, { enablePhoneticTranscription: true });
+    expect(phonetic.body.personality.voiceSettings.enable_phonetic_transcription).toBe(true);
+    expect(phonetic.body.personality.voice).toBe('alloy');
+    const back = await owner.patch(`/api/personalities/${id}`, { voiceProvider: 'elevenlabs' });
+    expect(back.body.personality).toMatchObject({ voiceProvider: 'elevenlabs', voice: 'female' });
+  });
+});

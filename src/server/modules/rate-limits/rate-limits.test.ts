@@ -1,0 +1,95 @@
+// Rate limits on sign-up, sign-in and feedback: fixed windows counted in api_rate_limits (the
+// database, not memory), 429 with Retry-After past the limit, a fresh window after it ends.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { startTestServer, type TestResponse, type TestServer } from '../../test-support/test-server';
+import { apiRateLimits } from '../../db/schema/rate-limits';
+import { messages } from '../../../shared/messages';
+
+// A clock the test moves; the limiter reads time only through it.
+const clock = { at: Date.UTC(2030, 0, 1, 12, 0, 0), now: () => new Date(clock.at) };
+const AUTH_MAX = 3;
+const FEEDBACK_MAX = 2;
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({
+    clock,
+    env: { RATE_LIMIT_AUTH_PER_15MIN: String(AUTH_MAX), RATE_LIMIT_FEEDBACK_PER_HOUR: String(FEEDBACK_MAX) },
+  });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+function expectLimited(res: TestResponse, windowSeconds: number) {
+  expect(res.status).toBe(429);
+  expect(res.body.error).toMatchObject({ code: 'RATE_LIMITED', message: messages.errors.rateLimited });
+  const retryAfter = Number(res.headers.get('retry-after'));
+  expect(Number.isInteger(retryAfter)).toBe(true);
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
+  expect(res.body.error.details.retryAfter).toBe(retryAfter);
+}
+
+async function counters(endpoint: string) {
+  return server.database.db.select().from(apiRateLimits).where(eq(apiRateLimits.endpoint, endpoint));
+}
+
+describe('sign-up and sign-in limits', () => {
+  it('limits sign-up attempts per address and resets with the next window', async () => {
+    for (let i = 0; i < AUTH_MAX; i++) {
+      expect((await server.client().signUp(`burst${i}@example.com`, 'secret-pass')).status).toBe(200);
+    }
+    const blocked = await server.client().signUp('burst-extra@example.com', 'secret-pass');
+    expectLimited(blocked, 15 * 60);
+    // Nothing was created for the refused attempt.
+    expect((await server.client().signIn('burst-extra@example.com', 'secret-pass')).status).toBe(401);
+
+    const rows = await counters('auth/sign-up');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ requestCount: AUTH_MAX + 1, ipAddress: '127.0.0.1', userId: null });
+
+    clock.at += 15 * 60 * 1000;
+    expect((await server.client().signUp('burst-later@example.com', 'secret-pass')).status).toBe(200);
+  });
+
+  it('limits sign-in attempts, right or wrong, separately from sign-up', async () => {
+    clock.at += 15 * 60 * 1000;
+    expect((await server.client().signIn('burst0@example.com', 'wrong-pass')).status).toBe(401);
+    expect((await server.client().signIn('burst0@example.com', 'wrong-pass')).status).toBe(401);
+    expect((await server.client().signIn('burst0@example.com', 'secret-pass')).status).toBe(200);
+    const blocked = await server.client().signIn('burst0@example.com', 'secret-pass');
+    expectLimited(blocked, 15 * 60);
+    // Sign-up has its own counter in this window.
+    expect((await server.client().signUp('other-counter@example.com', 'secret-pass')).status).toBe(200);
+  });
+
+  it('keeps its counters in the database: clearing them lifts the limit', async () => {
+    expect((await server.client().signIn('burst0@example.com', 'secret-pass')).status).toBe(429);
+    await server.database.db.delete(apiRateLimits).where(eq(apiRateLimits.endpoint, 'auth/sign-in'));
+    expect((await server.client().signIn('burst0@example.com', 'secret-pass')).status).toBe(200);
+  });
+});
+
+describe('feedback limit', () => {
+  it('limits feedback per user per hour, counting other users separately', async () => {
+    clock.at += 60 * 60 * 1000;
+    const alice = await server.user('alice@example.com');
+    const bob = await server.user('bob@example.com');
+    for (let i = 0; i < FEEDBACK_MAX; i++) expect((await alice.post('/api/feedback', { feedback: `note ${i}` })).status).toBe(201);
+    expectLimited(await alice.post('/api/feedback', { feedback: 'one more' }), 3600);
+    expect((await bob.post('/api/feedback', { feedback: 'mine' })).status).toBe(201);
+    const aliceRow = (await counters('feedback')).find((r) => r.userId === alice.id);
+    expect(aliceRow).toMatchObject({ subject: `user:${alice.id}`, requestCount: FEEDBACK_MAX + 1 });
+
+    clock.at += 60 * 60 * 1000;
+    expect((await alice.post('/api/feedback', { feedback: 'next hour' })).status).toBe(201);
+  });
+
+  it('limits anonymous feedback by address', async () => {
+    clock.at += 60 * 60 * 1000;
+    for (let i = 0; i < FEEDBACK_MAX; i++) expect((await server.client().post('/api/feedback', { feedback: `anon ${i}` })).status).toBe(201);
+    expectLimited(await server.client().post('/api/feedback', { feedback: 'anon extra' }), 3600);
+  });
+});

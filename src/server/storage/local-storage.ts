@@ -1,0 +1,53 @@
+// Blobs as files under DATA_DIR/blobs. Keys are validated again here and the resolved path must
+// stay inside the root, so even a bad key from elsewhere cannot reach another file.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { assertValidKey, assertValidPrefix, BlobNotFoundError, type BlobStorage } from './storage';
+
+export function createLocalStorage(root: string): BlobStorage {
+  const base = path.resolve(root);
+
+  function resolve(key: string): string {
+    assertValidKey(key);
+    const full = path.resolve(base, ...key.split('/'));
+    if (!full.startsWith(base + path.sep)) throw new Error('Invalid storage key');
+    return full;
+  }
+
+  return {
+    async put(key, data) {
+      const file = resolve(key);
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      // Write then rename: a crash never leaves a half-written blob under the real key.
+      const tmp = `${file}.${crypto.randomBytes(6).toString('hex')}.tmp`;
+      await fs.writeFile(tmp, data, { flag: 'wx' });
+      await fs.rename(tmp, file);
+    },
+    async get(key) {
+      try {
+        return await fs.readFile(resolve(key));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(key);
+        throw err;
+      }
+    },
+    async delete(key) {
+      const file = resolve(key);
+      await fs.rm(file, { force: true });
+      // Drop folders left empty (personality, then user), never the root itself.
+      for (let dir = path.dirname(file); dir.startsWith(base + path.sep); dir = path.dirname(dir)) {
+        try {
+          await fs.rmdir(dir);
+        } catch {
+          break; // not empty (or already gone)
+        }
+      }
+    },
+    async deletePrefix(prefix) {
+      assertValidPrefix(prefix);
+      const dir = resolve(prefix.slice(0, -1));
+      await fs.rm(dir, { recursive: true, force: true });
+    },
+  };
+}

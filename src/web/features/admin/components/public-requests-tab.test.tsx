@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { renderApp } from '../../../test-support/render-app';
+import { makeRequest, stubAdminApi, type AdminStubOptions } from '../test-support/admin-api-stub';
+import { PublicRequestsTab } from './public-requests-tab';
+
+afterEach(() => vi.unstubAllGlobals());
+
+function open(options: AdminStubOptions) {
+  const api = stubAdminApi(options);
+  renderApp(<PublicRequestsTab />);
+  return { api, user: userEvent.setup() };
+}
+
+const requestCard = (name: string) => screen.findByRole('article', { name });
+
+describe('Public Requests tab', () => {
+  it('shows each pending request with its details and the spec clamps', async () => {
+    const long = Array.from({ length: 30 }, (_, i) => `Rule ${i}.`).join('\n');
+    open({ pending: [makeRequest({ personalityName: 'Marie Curie', behaviorInstructions: long, requestMessage: 'Great for chemistry classes' })] });
+    const card = within(await requestCard('Marie Curie'));
+    expect(card.getByText('bob@example.com')).toBeInTheDocument();
+    expect(card.getByText('about 3 hours ago')).toBeInTheDocument();
+    expect(card.getByText('Pending')).toBeInTheDocument();
+    expect(card.getByText('Physicist and chemist.')).toBeInTheDocument();
+    expect(card.getByTestId('behavior-instructions')).toHaveClass('line-clamp-3');
+    expect(card.getByText('Great for chemistry classes')).toBeInTheDocument();
+    expect(card.getByRole('button', { name: 'Approve Marie Curie' })).toBeEnabled();
+    expect(card.getByRole('button', { name: 'Reject Marie Curie' })).toBeEnabled();
+  });
+
+  it('approves: toast, request moves to Recent Reviews as Approved', async () => {
+    const request = makeRequest({ personalityName: 'Marie Curie' });
+    const { api, user } = open({ pending: [request] });
+    await user.click(within(await requestCard('Marie Curie')).getByRole('button', { name: 'Approve Marie Curie' }));
+    expect(await screen.findByText('Request approved')).toBeInTheDocument();
+    expect(screen.getByText('The personality has been made public.')).toBeInTheDocument();
+    expect(api.callsTo('POST', `/api/admin/public-requests/${request.id}/approve`)).toHaveLength(1);
+    expect(await screen.findByText('No pending requests')).toBeInTheDocument();
+    const reviews = within(screen.getByRole('list', { name: 'Recent reviews' }));
+    expect(reviews.getByText('Marie Curie')).toBeInTheDocument();
+    expect(reviews.getByText('Approved')).toBeInTheDocument();
+    expect(reviews.getByText(/^Reviewed .* ago$/)).toBeInTheDocument();
+  });
+
+  it('rejects: toast, and the failure message when it fails', async () => {
+    const ok = makeRequest({ personalityName: 'Marie Curie' });
+    const failing = makeRequest({ personalityName: 'Newton' });
+    const { user } = open({
+      pending: [ok, failing],
+      override: (c) => (c.path.includes(failing.id) ? { status: 500, body: { error: { code: 'INTERNAL', message: 'x' } } } : undefined),
+    });
+    await user.click(within(await requestCard('Marie Curie')).getByRole('button', { name: 'Reject Marie Curie' }));
+    expect(await screen.findByText('Request rejected')).toBeInTheDocument();
+    expect(screen.getByText('The request has been rejected.')).toBeInTheDocument();
+    await user.click(within(await requestCard('Newton')).getByRole('button', { name: 'Reject Newton' }));
+    expect(await screen.findByText('Failed to reject request.')).toBeInTheDocument();
+  });
+
+  it('shows the server message when approval fails, or the fallback when the server is unreachable', async () => {
+    const request = makeRequest({ personalityName: 'Marie Curie' });
+    const { api, user } = open({
+      pending: [request],
+      override: (c) =>
+        c.path.endsWith('/approve')
+          ? { status: 409, body: { error: { code: 'CONFLICT', message: 'Cannot approve request: The personality no longer exists. It may have been deleted.' } } }
+          : undefined,
+    });
+    const approve = within(await requestCard('Marie Curie')).getByRole('button', { name: 'Approve Marie Curie' });
+    await user.click(approve);
+    expect(
+      await screen.findByText('Cannot approve request: The personality no longer exists. It may have been deleted.'),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(approve).toBeEnabled());
+    api.fetchMock.mockImplementationOnce(() => Promise.reject(new TypeError('offline')));
+    await user.click(approve);
+    expect(await screen.findByText('Failed to approve request.')).toBeInTheDocument();
+  });
+
+  it('a deleted personality: placeholder name struck through, Deleted badge, only "Reject (Personality Deleted)"', async () => {
+    const request = makeRequest({
+      personalityId: null,
+      personalityName: '[Deleted Personality]',
+      personalityDeleted: true,
+      personalityNameAtRequest: 'Old Name',
+      description: null,
+      behaviorInstructions: null,
+    });
+    const { api, user } = open({ pending: [request] });
+    const card = within(await requestCard('[Deleted Personality]'));
+    expect(card.getByText('[Deleted Personality]')).toHaveClass('line-through');
+    expect(card.getByText('Deleted')).toBeInTheDocument();
+    expect(card.queryByRole('button', { name: /^Approve/ })).toBeNull();
+    expect(card.getAllByRole('button')).toHaveLength(1);
+    await user.click(card.getByRole('button', { name: 'Reject (Personality Deleted)' }));
+    expect(await screen.findByText('Request rejected')).toBeInTheDocument();
+    expect(api.callsTo('POST', `/api/admin/public-requests/${request.id}/reject`)).toHaveLength(1);
+  });
+
+  it('shows the empty state and up to 5 recent reviews with their status', async () => {
+    const recent = [
+      makeRequest({ personalityName: 'A', status: 'approved', reviewedAt: new Date().toISOString() }),
+      makeRequest({ personalityName: 'B', status: 'rejected', reviewedAt: new Date().toISOString() }),
+    ];
+    open({ recent });
+    expect(await screen.findByText('No pending requests')).toBeInTheDocument();
+    const items = within(screen.getByRole('list', { name: 'Recent reviews' })).getAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    expect(items[0]).toHaveTextContent('Approved');
+    expect(items[1]).toHaveTextContent('Rejected');
+  });
+});

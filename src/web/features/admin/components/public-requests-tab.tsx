@@ -1,0 +1,62 @@
+// Public Requests: the pending queue with Approve and Reject, then "Recent Reviews".
+import { toast } from 'sonner';
+import { messages } from '../../../../shared/messages';
+import { ApiError } from '../../../lib/api-client';
+import { usePublicRequests } from '../api/list-public-requests';
+import { useReviewPublicRequest } from '../api/review-public-request';
+import { AdminEmpty, AdminListSkeleton, AdminLoadError } from './admin-states';
+import { PublicRequestCard } from './public-request-card';
+import { RecentReviews } from './recent-reviews';
+
+export function PublicRequestsTab() {
+  const requests = usePublicRequests();
+  const review = useReviewPublicRequest();
+
+  function decide(requestId: string, decision: 'approve' | 'reject') {
+    review.mutate(
+      { requestId, decision },
+      decision === 'approve'
+        ? {
+            onSuccess: () => toast.success(messages.approval.approvedTitle, { description: messages.approval.approvedBody }),
+            // The server's message covers the deleted personality ("Cannot approve request: ...").
+            onError: (err) =>
+              toast.error(err instanceof ApiError && err.status > 0 ? err.message : messages.approval.approveFailed),
+          }
+        : {
+            onSuccess: () => toast.success(messages.approval.rejectedTitle, { description: messages.approval.rejectedBody }),
+            onError: () => toast.error(messages.approval.rejectFailed),
+          },
+    );
+  }
+
+  if (requests.isPending) return <AdminListSkeleton label="Loading requests" />;
+  if (requests.isError && !requests.data) {
+    return <AdminLoadError title="Failed to load requests" error={requests.error} onRetry={() => void requests.refetch()} />;
+  }
+
+  const { pending, recent } = requests.data;
+  return (
+    <div className="grid gap-8">
+      <section aria-labelledby="pending-requests-title" className="grid gap-3">
+        <h2 id="pending-requests-title" className="font-display text-xl font-semibold">
+          Pending Requests ({pending.length})
+        </h2>
+        {pending.length === 0 ? (
+          <AdminEmpty text={messages.admin.noPendingRequests} hint="New requests to make a personality public appear here." />
+        ) : (
+          <div className="grid gap-4">
+            {pending.map((r) => (
+              <PublicRequestCard
+                key={r.id}
+                request={r}
+                busy={review.isPending && review.variables?.requestId === r.id ? review.variables.decision : null}
+                onDecide={(decision) => decide(r.id, decision)}
+              />
+            ))}
+          </div>
+        )}
+      </section>
+      <RecentReviews reviews={recent} />
+    </div>
+  );
+}

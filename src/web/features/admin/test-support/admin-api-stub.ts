@@ -1,0 +1,113 @@
+// Test support: the admin API (/api/admin/...) answering in its real JSON shapes, layered on the
+// app's fake API through its override hook. Stateful: approving a request makes its personality
+// public, reverting removes it from the public lists, saving an order stores it.
+import { messages } from '../../../../shared/messages';
+import type { AdminPersonality, AdminPublicRequest } from '../../../../shared/schemas/admin';
+import { ada, fakeApi, type FakeAnswer, type FakeCall } from '../../../test-support/fake-api';
+
+export interface AdminStubOptions {
+  pending?: AdminPublicRequest[];
+  recent?: AdminPublicRequest[];
+  /** Public personalities in library order. */
+  publicPersonalities?: AdminPersonality[];
+  override?: (call: FakeCall) => FakeAnswer | undefined;
+}
+
+let seq = 0;
+const uuid = () => `00000000-0000-4000-8000-${String(++seq).padStart(12, '0')}`;
+
+export function makeRequest(overrides: Partial<AdminPublicRequest> = {}): AdminPublicRequest {
+  return {
+    id: uuid(),
+    personalityId: uuid(),
+    personalityName: 'Marie Curie',
+    personalityDeleted: false,
+    personalityNameAtRequest: 'Marie Curie',
+    description: 'Physicist and chemist.',
+    behaviorInstructions: 'Speak precisely.',
+    requesterEmail: 'bob@example.com',
+    requestMessage: null,
+    status: 'pending',
+    createdAt: new Date(Date.now() - 3 * 60 * 60 * 1000).toISOString(),
+    reviewedAt: null,
+    ...overrides,
+  };
+}
+
+export function makeAdminPersonality(overrides: Partial<AdminPersonality> = {}): AdminPersonality {
+  return {
+    id: uuid(),
+    name: 'Personality',
+    description: null,
+    creatorEmail: 'bob@example.com',
+    createdAt: '2025-03-01T10:00:00.000Z',
+    updatedAt: '2025-03-01T10:00:00.000Z',
+    sharingType: 'public',
+    displayOrder: null,
+    ...overrides,
+  };
+}
+
+const error = (status: number, code: string, message: string): FakeAnswer => ({ status, body: { error: { code, message } } });
+
+export function stubAdminApi(options: AdminStubOptions = {}) {
+  const state = {
+    pending: [...(options.pending ?? [])],
+    recent: [...(options.recent ?? [])],
+    publicPersonalities: [...(options.publicPersonalities ?? [])],
+  };
+
+  const answer = ({ method, path, body }: FakeCall): FakeAnswer | undefined => {
+    if (method === 'GET' && path === '/api/admin/summary') {
+      return { status: 200, body: { publicCount: state.publicPersonalities.length, pendingCount: state.pending.length } };
+    }
+    if (method === 'GET' && path === '/api/admin/public-requests') {
+      return { status: 200, body: { pending: state.pending, recent: state.recent.slice(0, 5) } };
+    }
+    const review = path.match(/^\/api\/admin\/public-requests\/([^/]+)\/(approve|reject)$/);
+    if (method === 'POST' && review) {
+      const index = state.pending.findIndex((r) => r.id === review[1]);
+      if (index < 0) return error(404, 'NOT_FOUND', messages.approval.requestNotFound);
+      const request = state.pending[index]!;
+      if (review[2] === 'approve' && request.personalityDeleted) return error(409, 'CONFLICT', messages.approval.personalityGone);
+      const reviewed: AdminPublicRequest = {
+        ...request,
+        status: review[2] === 'approve' ? 'approved' : 'rejected',
+        reviewedAt: new Date().toISOString(),
+      };
+      state.pending.splice(index, 1);
+      state.recent.unshift(reviewed);
+      if (review[2] === 'approve') {
+        state.publicPersonalities.push(makeAdminPersonality({ id: request.personalityId!, name: request.personalityName }));
+      }
+      return { status: 200, body: { request: reviewed } };
+    }
+    if (method === 'GET' && path === '/api/admin/personalities/public') {
+      const byUpdated = [...state.publicPersonalities].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+      return { status: 200, body: { personalities: byUpdated } };
+    }
+    const revert = path.match(/^\/api\/admin\/personalities\/([^/]+)\/revert$/);
+    if (method === 'POST' && revert) {
+      const index = state.publicPersonalities.findIndex((p) => p.id === revert[1]);
+      if (index < 0) return error(404, 'NOT_FOUND', messages.personality.notFound);
+      const [p] = state.publicPersonalities.splice(index, 1);
+      return { status: 200, body: { personality: { ...p, sharingType: 'private' } } };
+    }
+    if (method === 'GET' && path === '/api/admin/personalities/ordering') {
+      return { status: 200, body: { personalities: state.publicPersonalities } };
+    }
+    if (method === 'PUT' && path === '/api/admin/personalities/order') {
+      const { updates } = body as { updates: { id: string; displayOrder: number }[] };
+      for (const u of updates) {
+        const p = state.publicPersonalities.find((x) => x.id === u.id);
+        if (p) p.displayOrder = u.displayOrder;
+      }
+      state.publicPersonalities.sort((a, b) => (a.displayOrder ?? Infinity) - (b.displayOrder ?? Infinity) || a.name.localeCompare(b.name));
+      return { status: 200, body: { updated: updates.length } };
+    }
+    return undefined;
+  };
+
+  const fake = fakeApi({ user: ada, isAdmin: true, override: (call) => options.override?.(call) ?? answer(call) });
+  return { ...fake, state };
+}
