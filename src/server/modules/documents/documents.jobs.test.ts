@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from '../../test-support/test-server
 import { startFakeOpenAI, type FakeOpenAI } from '../../../../tests/fakes/openai-fake';
 import { messages } from '../../../shared/messages';
 import { claimJob, enqueueJob } from '../../jobs/jobs.repository';
-import { createPersonality, uploadOne, waitForDocument } from './documents.test-support';
+import { createPersonality, skipWithoutVector, uploadOne, waitForDocument } from './documents.test-support';
 
 let fake: FakeOpenAI;
 let server: TestServer;
@@ -51,7 +51,8 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string, ti
 }
 
 describe('document processing jobs', () => {
-  it('retries a failing job a few times, then stops with the error visible to the owner', async () => {
+  it('retries a failing job a few times, then stops with the error visible to the owner', async (ctx) => {
+    skipWithoutVector(ctx, server);
     const owner = await server.user();
     const pid = await createPersonality(owner);
     fake.set({ failStatus: 500 });
@@ -86,7 +87,8 @@ describe('document processing jobs', () => {
     expect(job.rows[0]).toEqual({ attempts: 1, status: 'failed' });
   });
 
-  it('never runs two jobs for one document at once', async () => {
+  it('never runs two jobs for one document at once', async (ctx) => {
+    skipWithoutVector(ctx, server);
     const owner = await server.user();
     const pid = await createPersonality(owner);
     fake.set({ hold: true });
@@ -143,7 +145,8 @@ describe('document processing jobs', () => {
     expect((await owner.delete(`/api/personalities/${pid}/documents/${id}`)).status).toBe(404);
   });
 
-  it('deleting a personality while its document is processing leaves nothing behind', async () => {
+  it('deleting a personality while its document is processing leaves nothing behind', async (ctx) => {
+    skipWithoutVector(ctx, server);
     const owner = await server.user();
     const pid = await createPersonality(owner);
     fake.set({ hold: true });

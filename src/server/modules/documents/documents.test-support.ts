@@ -1,8 +1,8 @@
 // Helpers for the documents tests (not a test file itself): uploads through real multipart,
 // waiting for processing, and tiny fixture files made in code.
-import { expect } from 'vitest';
+import { expect, type TestContext } from 'vitest';
 import { zipSync } from 'fflate';
-import type { TestClient } from '../../test-support/test-server';
+import type { TestClient, TestServer } from '../../test-support/test-server';
 
 export interface UploadFile {
   name: string;
@@ -122,4 +122,14 @@ export function makeDocx(paragraphs: string[], extra: Record<string, Uint8Array>
     ),
     ...extra,
   });
+}
+
+/**
+ * Skips a test that needs pgvector when the database has none (Debian's PostgreSQL 15 ships no
+ * pgvector package, so the PostgreSQL run lacks it). These tests hold a job mid-way through its
+ * embedding step, or query vectors, so they have nothing to measure there; the PGlite run, which
+ * bundles pgvector, always runs them.
+ */
+export function skipWithoutVector(ctx: TestContext, server: TestServer): void {
+  if (!server.database.hasVector) ctx.skip('this database has no pgvector; the PGlite run covers the embedding path');
 }
