@@ -142,8 +142,15 @@ test('share, request public, approve, reorder and revert', async ({ browser, bas
     const distance = (await bravoCard.boundingBox())!.y - (await alphaCard.boundingBox())!.y;
     const presses = Math.ceil(distance / 25);
     await alphaCard.getByRole('button', { name: `Drag ${alpha}` }).focus();
+    // dnd-kit starts listening for arrow keys a tick after the pick-up, and a busy machine can
+    // stretch that tick: wait for its live-region announcements between the steps, as a screen
+    // reader user would hear them.
+    const liveRegion = adminPage.locator('[id^="DndLiveRegion"]');
     await adminPage.keyboard.press('Space');
+    // "Picked up Alpha", at once followed by "Alpha moved to position 1": either means it started.
+    await expect(liveRegion).toContainText(alpha);
     for (let i = 0; i < presses; i++) await adminPage.keyboard.press('ArrowDown');
+    await expect(liveRegion).toContainText(`${alpha} moved to position 2`);
     await adminPage.keyboard.press('Space');
     await expect.poll(() => orderingNames(adminPage, mine)).toEqual([bravo, alpha, main]);
 
