@@ -21,7 +21,7 @@ export class ApiError extends Error {
 /** Resolves to the JSON body of a 2xx answer, or throws ApiError with the server's message. */
 export async function unwrap<R extends { ok: boolean; status: number; json(): Promise<unknown> }>(
   request: Promise<R> | R,
-): Promise<InferResponseType<() => Promise<R>, 200 | 201>> {
+): Promise<InferResponseType<() => Promise<R>, 200 | 201 | 202>> {
   let res: R;
   try {
     res = await request;

@@ -11,6 +11,8 @@ export interface FakeCall {
   method: string;
   path: string;
   body: unknown;
+  /** The query string's parameters (e.g. ?before= on a delete). */
+  query: URLSearchParams;
 }
 
 export interface FakeAnswer {
@@ -45,7 +47,7 @@ export function fakeApi(options: FakeApiOptions = {}) {
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     const raw = init?.body;
     const body = typeof raw === 'string' && raw ? JSON.parse(raw) : undefined;
-    const call: FakeCall = { method, path: url.pathname, body };
+    const call: FakeCall = { method, path: url.pathname, body, query: url.searchParams };
     calls.push(call);
 
     const replaced = await options.override?.(call);

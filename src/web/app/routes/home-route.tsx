@@ -4,10 +4,14 @@ import { OnboardingDialog } from '../../features/onboarding/components/onboardin
 import { PersonalitiesDashboard } from '../../features/personalities/components/personalities-dashboard';
 import { ConversationView } from '../../features/conversation/components/conversation-view';
 import { ShareDialog } from '../../features/sharing/components/share-dialog';
+import { DocumentsModal } from '../../features/documents/components/documents-modal';
+import { useDocumentsParam } from '../../features/documents/hooks/use-documents-param';
 
 /** "/": the personalities dashboard, and onboarding for a signed-in user who has not seen it. */
 export function HomeRoute() {
   const { user, isLoading } = useViewer();
+  // ?docs={id}: the documents modal (?source={documentId}&chunk={index} opens the source view).
+  const documents = useDocumentsParam();
   if (isLoading) {
     return (
       <div role="status" className="flex items-center justify-center gap-2 py-24 text-muted-foreground">
@@ -21,8 +25,16 @@ export function HomeRoute() {
       <PersonalitiesDashboard
         renderConversation={(personality, onBack) => <ConversationView personality={personality} onBack={onBack} />}
         renderShareAction={(personality, onChanged) => <ShareDialog personality={personality} onChanged={onChanged} />}
+        onOpenDocuments={(personality) => documents.openDocuments(personality.id)}
       />
       <OnboardingDialog userId={user?.id ?? null} />
+      {documents.personalityId && (
+        <DocumentsModal
+          personalityId={documents.personalityId}
+          reference={documents.reference}
+          onClose={documents.closeDocuments}
+        />
+      )}
     </>
   );
 }

@@ -1,0 +1,10 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { DocumentDto } from '../../../../shared/schemas/documents';
+import { documentsKeys } from './documents-keys';
+
+/** Puts a document the server just answered with into the cached list, so the row changes at once. */
+export function replaceCachedDocument(queryClient: QueryClient, document: DocumentDto) {
+  queryClient.setQueryData<DocumentDto[]>(documentsKeys.list(document.personalityId), (list) =>
+    list?.map((d) => (d.id === document.id ? document : d)),
+  );
+}

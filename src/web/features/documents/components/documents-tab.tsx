@@ -1,0 +1,40 @@
+// The Documents tab: upload (files and articles by URL) above the document list, or one
+// document's chunk viewer in their place. The list stays live (event stream, else polling) the
+// whole time the tab is open, so the viewer's document is current too.
+import { useState } from 'react';
+import { limits } from '../../../../shared/limits';
+import { useListDocuments } from '../api/list-documents';
+import { useDocumentEvents } from '../hooks/use-document-events';
+import { ChunkViewer } from './chunk-viewer';
+import { DocumentList } from './document-list';
+import { DocumentUpload } from './document-upload';
+import { UrlImportForm } from './url-import-form';
+
+export function DocumentsTab({ personalityId }: { personalityId: string }) {
+  const [viewingId, setViewingId] = useState<string | null>(null);
+  const live = useDocumentEvents(personalityId, true);
+  const list = useListDocuments(personalityId, live ? false : limits.documentPollMs);
+  // A document deleted meanwhile (here or in another tab) closes its viewer.
+  const viewing = viewingId ? list.data?.find((d) => d.id === viewingId) : undefined;
+
+  if (viewing) {
+    return <ChunkViewer personalityId={personalityId} document={viewing} onBack={() => setViewingId(null)} />;
+  }
+  return (
+    <div className="grid min-w-0 gap-6 pt-1">
+      <div className="grid gap-4 md:grid-cols-[3fr_2fr]">
+        <DocumentUpload personalityId={personalityId} />
+        <UrlImportForm personalityId={personalityId} />
+      </div>
+      <DocumentList
+        personalityId={personalityId}
+        documents={list.data}
+        isPending={list.isPending}
+        error={list.error}
+        isRetrying={list.isFetching}
+        onRetry={() => void list.refetch()}
+        onOpen={(document) => setViewingId(document.id)}
+      />
+    </div>
+  );
+}
