@@ -69,7 +69,19 @@ export type VoiceProvider = (typeof VOICE_PROVIDERS)[number];
 export const SHARING_TYPES = ['private', 'shared', 'public'] as const;
 export type SharingType = (typeof SHARING_TYPES)[number];
 
-/** Document types Kindred accepts (the spec: .txt only); each is converted to plain text. */
-export const DOCUMENT_EXTENSIONS = ['.txt', '.md', '.pdf', '.docx', '.html', '.htm'] as const;
+/**
+ * Document types Kindred accepts (the spec: .txt only), by extension; each is converted to plain
+ * text. The one list both sides use: the server's sniffer maps each to its kind, the browser's
+ * pre-check and the browse button's `accept` are built from it.
+ */
+export const DOCUMENT_EXTENSIONS = ['.txt', '.text', '.md', '.markdown', '.pdf', '.docx', '.html', '.htm'] as const;
+export type DocumentExtension = (typeof DOCUMENT_EXTENSIONS)[number];
 /** The `accept` attribute for the browse button. */
-export const DOCUMENT_ACCEPT = '.txt,.md,.markdown,.pdf,.docx,.html,.htm,text/plain,text/markdown,application/pdf,text/html,application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+export const DOCUMENT_ACCEPT = [
+  ...DOCUMENT_EXTENSIONS,
+  'text/plain',
+  'text/markdown',
+  'application/pdf',
+  'text/html',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+].join(',');

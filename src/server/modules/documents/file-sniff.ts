@@ -2,6 +2,7 @@
 // person meant, the content must agree. PDF and DOCX by their signatures (DOCX: a zip holding
 // word/document.xml), text formats by strict UTF-8 validity and the absence of NUL bytes.
 import { messages } from '../../../shared/messages';
+import type { DocumentExtension } from '../../../shared/limits';
 import { listZipEntries } from './zip-inspect';
 
 export type DocumentKind = 'text' | 'markdown' | 'pdf' | 'docx' | 'html';
@@ -22,7 +23,8 @@ const LABEL_BY_KIND: Record<DocumentKind, string> = {
   html: 'HTML',
 };
 
-const KIND_BY_EXTENSION: Record<string, DocumentKind> = {
+// Typed by the shared list, so an extension accepted on one side and not the other fails the typecheck.
+const KIND_BY_EXTENSION: Record<DocumentExtension, DocumentKind> = {
   '.txt': 'text',
   '.text': 'text',
   '.md': 'markdown',
@@ -37,7 +39,7 @@ export type SniffResult = { ok: true; kind: DocumentKind; mimeType: string } | {
 
 export function kindFromFileName(fileName: string): DocumentKind | undefined {
   const dot = fileName.lastIndexOf('.');
-  return dot >= 0 ? KIND_BY_EXTENSION[fileName.slice(dot).toLowerCase()] : undefined;
+  return dot >= 0 ? KIND_BY_EXTENSION[fileName.slice(dot).toLowerCase() as DocumentExtension] : undefined;
 }
 
 /** Checks a complete file (at most 10 MB) against its declared type. `displayName` goes in messages. */

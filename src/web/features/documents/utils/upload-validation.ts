@@ -1,11 +1,11 @@
 // The browser's quick checks before a file is sent, so an obviously wrong file fails at once
 // with the spec's words. The server stays the authority: it checks the content too, and its
 // per-file errors are shown the same way.
-import { DOCUMENT_ACCEPT, limits } from '../../../../shared/limits';
+import { DOCUMENT_EXTENSIONS, limits } from '../../../../shared/limits';
 import { messages } from '../../../../shared/messages';
 
 /** The extensions the browse button offers; a dropped file is held to the same list. */
-export const ACCEPTED_EXTENSIONS = DOCUMENT_ACCEPT.split(',').filter((part) => part.startsWith('.'));
+export const ACCEPTED_EXTENSIONS: readonly string[] = DOCUMENT_EXTENSIONS;
 
 function extensionOf(fileName: string): string {
   const dot = fileName.lastIndexOf('.');
