@@ -23,7 +23,14 @@ export function HomeRoute() {
   return (
     <>
       <PersonalitiesDashboard
-        renderConversation={(personality, onBack) => <ConversationView personality={personality} onBack={onBack} />}
+        renderConversation={(personality, onBack) => (
+          <ConversationView
+            personality={personality}
+            onBack={onBack}
+            // A reply's reference opens the documents feature's source view at that chunk.
+            onOpenSource={(reference) => documents.openDocuments(personality.id, reference)}
+          />
+        )}
         renderShareAction={(personality, onChanged) => <ShareDialog personality={personality} onChanged={onChanged} />}
         onOpenDocuments={(personality) => documents.openDocuments(personality.id)}
       />

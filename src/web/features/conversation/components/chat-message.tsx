@@ -1,0 +1,74 @@
+// One message in the log. The person's own words are shown as typed (plain text); replies are
+// rendered Markdown (markdown-content.tsx) with the passages they drew on, a note when the
+// offline responder wrote them, and a note when they were stopped part-way.
+import { messages as texts } from '../../../../shared/messages';
+import { SafeLinks } from '../../../lib/safe-links';
+import { cn } from '../../../lib/cn';
+import type { LogMessage } from '../utils/log-message';
+import { DocumentReferences, type SourceReference } from './document-references';
+import { MarkdownContent } from './markdown-content';
+
+interface Props {
+  message: LogMessage;
+  personalityName: string;
+  onOpenSource?: (reference: SourceReference) => void;
+}
+
+export function ChatMessage({ message: m, personalityName, onOpenSource }: Props) {
+  if (m.sender === 'user') {
+    return (
+      <li className="flex justify-end" data-sender="user">
+        <div className="max-w-[85%] rounded-2xl rounded-br-sm bg-primary px-4 py-2.5 text-sm leading-relaxed break-words whitespace-pre-wrap text-primary-foreground shadow-sm [overflow-wrap:anywhere]">
+          <span className="sr-only">You: </span>
+          <SafeLinks text={m.content} linkClassName="underline underline-offset-2 [overflow-wrap:anywhere]" />
+        </div>
+      </li>
+    );
+  }
+
+  const waiting = m.streaming && !m.content;
+  return (
+    <li className="flex items-start gap-2.5" data-sender="personality" data-kind={m.kind}>
+      <span
+        aria-hidden
+        className="mt-0.5 flex size-8 shrink-0 items-center justify-center rounded-full bg-gradient-mystical font-display text-sm font-semibold text-mystical-foreground"
+      >
+        {personalityName.trim().charAt(0).toUpperCase() || '?'}
+      </span>
+      <div
+        className={cn(
+          'grid max-w-[85%] min-w-0 gap-2.5 rounded-2xl rounded-tl-sm border bg-card px-4 py-2.5 text-sm shadow-sm',
+          m.kind === 'fallback' && 'border-dashed',
+        )}
+      >
+        <span className="sr-only">{personalityName}: </span>
+        {waiting ? (
+          <span role="status" className="flex items-center gap-1 py-1 text-muted-foreground">
+            <span className="sr-only">{personalityName} is replying</span>
+            {[0, 150, 300].map((delay) => (
+              <span
+                key={delay}
+                aria-hidden
+                className="size-1.5 animate-pulse rounded-full bg-current"
+                style={{ animationDelay: `${delay}ms` }}
+              />
+            ))}
+          </span>
+        ) : (
+          <MarkdownContent text={m.content} />
+        )}
+        {(m.offline || m.kind === 'stopped') && (
+          <div className="flex flex-wrap gap-1.5 text-xs text-muted-foreground">
+            {m.offline && (
+              <span className="rounded-full border px-2 py-0.5" title={texts.chat.offlineModeLabel} data-testid="responder-mode">
+                Offline mode
+              </span>
+            )}
+            {m.kind === 'stopped' && <span className="rounded-full border px-2 py-0.5">Stopped</span>}
+          </div>
+        )}
+        <DocumentReferences references={m.documentReferences} onOpenSource={onOpenSource} />
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,118 @@
+// The open conversation: the log, the starters (until the first question), the message box and
+// the prompt preview. An anonymous visitor's transcript is kept in the tab (sessionStorage) so a
+// reload does not lose it; a signed-in person's is saved by the server as it goes.
+import { useEffect, useRef, useState } from 'react';
+import { toast } from 'sonner';
+import { messages as texts } from '../../../../shared/messages';
+import type { PromptPreview } from '../../../../shared/schemas/conversations';
+import { ApiError } from '../../../lib/api-client';
+import { usePromptPreview } from '../api/get-prompt-preview';
+import { useChatSession } from '../hooks/use-chat-session';
+import { historyFrom } from '../utils/chat-history';
+import { chatStorage } from '../utils/chat-storage';
+import { greetingMessage, type LogMessage } from '../utils/log-message';
+import { ConversationStarters } from './conversation-starters';
+import type { SourceReference } from './document-references';
+import { MessageComposer } from './message-composer';
+import { MessageLog } from './message-log';
+import { PromptPreviewDialog } from './prompt-preview-dialog';
+
+interface Props {
+  personality: { id: string; name: string };
+  signedIn: boolean;
+  initialMessages: LogMessage[];
+  initialConversationId: string | null;
+  /** Shown first when the conversation does not carry its own (a new one). */
+  greeting?: string;
+  starters: string[];
+  /** The embedded offline responder answers here (the log says so). */
+  offline?: boolean;
+  onConversationStarted?: (conversationId: string) => void;
+  onSettled?: () => void;
+  onOpenSource?: (reference: SourceReference) => void;
+}
+
+export function ChatPanel({ personality, signedIn, initialMessages, initialConversationId, greeting, starters, offline = false, onConversationStarted, onSettled, onOpenSource }: Props) {
+  const session = useChatSession({
+    personalityId: personality.id,
+    signedIn,
+    initialMessages,
+    initialConversationId,
+    onConversationStarted,
+    onSettled,
+  });
+  const [draft, setDraft] = useState('');
+  const [preview, setPreview] = useState<{ message: string; data: PromptPreview } | null>(null);
+  const loadPreview = usePromptPreview();
+  const input = useRef<HTMLTextAreaElement>(null);
+
+  useEffect(() => {
+    if (!signedIn && !session.streaming) chatStorage.saveTranscript(personality.id, session.messages);
+  }, [signedIn, session.streaming, session.messages, personality.id]);
+
+  const send = (text: string, previewId?: string) => {
+    setDraft('');
+    void session.send(text, { previewId }).then((accepted) => {
+      // Refused (e.g. an expired preview): give the words back rather than lose them.
+      if (!accepted) setDraft((current) => current || text);
+    });
+    input.current?.focus();
+  };
+
+  const openPreview = () => {
+    const message = draft.trim();
+    if (!message) return;
+    loadPreview.mutate(
+      {
+        personalityId: personality.id,
+        request: {
+          message,
+          conversationId: session.conversationId ?? undefined,
+          conversationHistory: signedIn ? undefined : historyFrom(session.messages),
+        },
+      },
+      {
+        onSuccess: (data) => setPreview({ message, data }),
+        onError: (err) =>
+          toast.error(texts.chat.previewFailed, { description: err instanceof ApiError && err.status < 500 ? err.message : undefined }),
+      },
+    );
+  };
+
+  const hasGreeting = session.messages.some((m) => m.kind === 'greeting');
+  const shown = !hasGreeting && greeting ? [greetingMessage(greeting), ...session.messages] : session.messages;
+  const asked = session.messages.some((m) => m.sender === 'user');
+
+  return (
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
+      <MessageLog
+        messages={shown}
+        personalityName={personality.name}
+        busy={session.streaming}
+        onOpenSource={onOpenSource}
+        notice={offline ? `${texts.chat.offlineModeLabel}.` : undefined}
+      />
+      {!asked && <ConversationStarters starters={starters} disabled={session.streaming} onPick={(s) => send(s)} />}
+      <MessageComposer
+        ref={input}
+        personalityName={personality.name}
+        value={draft}
+        onChange={setDraft}
+        onSend={() => send(draft)}
+        onPreview={openPreview}
+        onStop={session.stop}
+        streaming={session.streaming}
+        previewing={loadPreview.isPending}
+      />
+      <PromptPreviewDialog
+        preview={preview?.data ?? null}
+        onCancel={() => setPreview(null)}
+        onSend={(data) => {
+          const message = preview?.message ?? '';
+          setPreview(null);
+          send(message, data.previewId);
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+// Deletes the open saved conversation after confirmation; the screen then starts a new one.
+import { toast } from 'sonner';
+import { Trash2Icon } from 'lucide-react';
+import { errorMessage } from '../../../lib/api-client';
+import { Button } from '../../../components/ui/button';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from '../../../components/ui/alert-dialog';
+import { useDeleteConversation } from '../api/delete-conversation';
+
+interface Props {
+  personalityId: string;
+  conversation: { id: string; title: string } | null;
+  onDeleted: (conversationId: string) => void;
+}
+
+export function DeleteConversationDialog({ personalityId, conversation, onDeleted }: Props) {
+  const remove = useDeleteConversation();
+
+  const onConfirm = () => {
+    if (!conversation) return;
+    remove.mutate(
+      { personalityId, conversationId: conversation.id },
+      {
+        onSuccess: () => {
+          toast.success('Conversation deleted');
+          onDeleted(conversation.id);
+        },
+        onError: (err) => toast.error('Failed to delete conversation', { description: errorMessage(err) }),
+      },
+    );
+  };
+
+  return (
+    <AlertDialog>
+      <AlertDialogTrigger asChild>
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label="Delete conversation"
+          title="Delete"
+          disabled={!conversation || remove.isPending}
+        >
+          <Trash2Icon aria-hidden />
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Delete this conversation?</AlertDialogTitle>
+          <AlertDialogDescription className="break-words">
+            “{conversation?.title}” and all of its messages will be deleted. This cannot be undone.
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>Cancel</AlertDialogCancel>
+          <AlertDialogAction variant="destructive" onClick={onConfirm}>
+            Delete
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}

@@ -1,0 +1,45 @@
+// Side panel: "Knowledge Base", what this viewer's conversations may draw on (private documents
+// count only for their owner) and whether it is ready. Follows processing until it finishes.
+import { BookOpenIcon } from 'lucide-react';
+import { Badge } from '../../../components/ui/badge';
+import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { useKnowledge } from '../api/get-knowledge';
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+export function KnowledgeBaseCard({ personalityId, viewerId }: { personalityId: string; viewerId: string | null }) {
+  const knowledge = useKnowledge(personalityId, viewerId);
+  const k = knowledge.data;
+
+  let body;
+  if (knowledge.isPending) body = <Skeleton className="h-10" aria-label="Loading knowledge base" />;
+  else if (!k) body = <p className="text-sm text-muted-foreground">The knowledge base could not be loaded.</p>;
+  else if (k.documents === 0) body = <p className="text-sm text-muted-foreground">No documents yet: replies draw on the description alone.</p>;
+  else {
+    body = (
+      <div className="grid gap-2 text-sm">
+        <p>
+          {plural(k.documents, 'document', 'documents')}, {plural(k.chunks, 'passage', 'passages')}
+        </p>
+        <div className="flex flex-wrap gap-1.5">
+          {k.ready && <Badge variant="success">Ready</Badge>}
+          {k.processing > 0 && <Badge variant="warning">{plural(k.processing, 'document', 'documents')} processing</Badge>}
+          {!k.ready && k.processing === 0 && <Badge variant="outline">Not ready</Badge>}
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <Card className="gap-3" data-testid="knowledge-base">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2 text-lg">
+          <BookOpenIcon className="size-4 text-muted-foreground" aria-hidden />
+          Knowledge Base
+        </CardTitle>
+      </CardHeader>
+      <CardContent>{body}</CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,55 @@
+// The conversation log. It follows new words while the reader is at the bottom, and leaves them
+// alone when they have scrolled up to reread. aria-busy while a reply streams in, so a screen
+// reader announces the finished reply once instead of every word.
+import { useLayoutEffect, useRef } from 'react';
+import type { LogMessage } from '../utils/log-message';
+import { ChatMessage } from './chat-message';
+import type { SourceReference } from './document-references';
+
+interface Props {
+  messages: LogMessage[];
+  personalityName: string;
+  busy: boolean;
+  /** A line about the whole conversation, shown above the first message. */
+  notice?: string;
+  onOpenSource?: (reference: SourceReference) => void;
+}
+
+// Within this many pixels of the bottom counts as "at the bottom".
+const STICK_PX = 48;
+
+export function MessageLog({ messages, personalityName, busy, notice, onOpenSource }: Props) {
+  const box = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (el && atBottom.current) el.scrollTop = el.scrollHeight;
+  }, [messages]);
+
+  return (
+    <div
+      ref={box}
+      role="log"
+      aria-label={`Conversation with ${personalityName}`}
+      aria-busy={busy}
+      tabIndex={0}
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
+      }}
+      className="h-[clamp(18rem,calc(100dvh-28rem),44rem)] overflow-y-auto overscroll-contain rounded-lg bg-muted/40 p-3 outline-none focus-visible:ring-2 focus-visible:ring-ring sm:p-4"
+    >
+      {notice && (
+        <p className="mx-auto mb-4 max-w-md text-center text-xs text-muted-foreground" data-testid="offline-notice">
+          {notice}
+        </p>
+      )}
+      <ol className="grid grid-cols-[minmax(0,1fr)] gap-4" aria-label="Messages">
+        {messages.map((m) => (
+          <ChatMessage key={m.id} message={m} personalityName={personalityName} onOpenSource={onOpenSource} />
+        ))}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,138 @@
+// One open conversation: its messages, sending (or "Send Prompt" with a signed preview), the reply
+// streaming in, and Stop. The reply is shown as it arrives; a model failure shows the toast and
+// the in-character reply the server sends (or one of ours when the connection itself failed), so
+// the conversation never dead-ends. A refusal (4xx: preview expired, rate limited ...) takes the
+// question back out of the log so the caller can put it back in the message box.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { toast } from 'sonner';
+import type { ChatStreamEvent } from '../../../../shared/chat-stream';
+import { messages as texts } from '../../../../shared/messages';
+import { ApiError } from '../../../lib/api-client';
+import { streamChat } from '../api/stream-chat';
+import { historyFrom } from '../utils/chat-history';
+import { localId, type LogMessage } from '../utils/log-message';
+
+export interface ChatSessionOptions {
+  personalityId: string;
+  /** Signed-in people's conversations are saved on the server; anonymous ones send their history. */
+  signedIn: boolean;
+  initialMessages: LogMessage[];
+  initialConversationId: string | null;
+  /** The server saved the first exchange of a new conversation under this id. */
+  onConversationStarted?: (conversationId: string) => void;
+  /** An exchange ended (replied, failed, stopped or refused). */
+  onSettled?: () => void;
+}
+
+export interface SendOptions {
+  /** From the prompt preview: the server sends exactly the previewed prompt. */
+  previewId?: string;
+}
+
+const clientFallback = () => texts.chat.fallbackReplies[Math.floor(Math.random() * texts.chat.fallbackReplies.length)]!;
+
+export function useChatSession(options: ChatSessionOptions) {
+  const [messages, setMessages] = useState<LogMessage[]>(options.initialMessages);
+  const [conversationId, setConversationId] = useState<string | null>(options.initialConversationId);
+  const [streaming, setStreaming] = useState(false);
+  const abortRef = useRef<AbortController | null>(null);
+  // The latest values for the async send below, which outlives the render that started it.
+  const latest = useRef({ options, messages, conversationId });
+  useEffect(() => {
+    latest.current = { options, messages, conversationId };
+  });
+
+  // Leaving the conversation stops its reply (and, through the closed request, the model call).
+  useEffect(() => () => abortRef.current?.abort(), []);
+
+  const patch = useCallback((id: string, change: (m: LogMessage) => LogMessage) => {
+    setMessages((all) => all.map((m) => (m.id === id ? change(m) : m)));
+  }, []);
+
+  /** Sends `text` (trimmed; blank is ignored). Resolves false when the server refused it. */
+  const send = useCallback(
+    async (text: string, { previewId }: SendOptions = {}): Promise<boolean> => {
+      const message = text.trim();
+      if (!message || abortRef.current) return false;
+      const { options: opts, messages: before, conversationId: current } = latest.current;
+      const controller = new AbortController();
+      abortRef.current = controller;
+      const now = new Date().toISOString();
+      const question: LogMessage = { id: localId('user'), sender: 'user', content: message, timestamp: now, kind: 'message', documentReferences: [] };
+      const replyId = localId('reply');
+      const reply: LogMessage = { id: replyId, sender: 'personality', content: '', timestamp: now, kind: 'message', documentReferences: [], streaming: true };
+      setMessages((all) => [...all, question, reply]);
+      setStreaming(true);
+
+      let ended = false;
+      let refused = false;
+      const onEvent = (event: ChatStreamEvent) => {
+        switch (event.type) {
+          case 'start':
+            if (event.conversationId && event.conversationId !== latest.current.conversationId) {
+              latest.current.conversationId = event.conversationId;
+              setConversationId(event.conversationId);
+              latest.current.options.onConversationStarted?.(event.conversationId);
+            }
+            patch(replyId, (m) => ({ ...m, documentReferences: event.documentReferences, offline: event.mode === 'offline' }));
+            break;
+          case 'delta':
+            patch(replyId, (m) => ({ ...m, content: m.content + event.text }));
+            break;
+          case 'done':
+            ended = true;
+            patch(replyId, (m) => ({ ...m, content: event.content, documentReferences: event.documentReferences, streaming: false }));
+            break;
+          case 'error':
+            ended = true;
+            toast.error(event.message);
+            patch(replyId, (m) => ({ ...m, content: event.fallback, kind: 'fallback', documentReferences: [], streaming: false }));
+            break;
+        }
+      };
+
+      try {
+        await streamChat({
+          personalityId: opts.personalityId,
+          request: {
+            message,
+            conversationId: current ?? undefined,
+            // With a preview the server already holds the exact messages; signed-in history is on the server.
+            conversationHistory: opts.signedIn || previewId ? undefined : historyFrom(before),
+            previewId,
+          },
+          signal: controller.signal,
+          onEvent,
+        });
+        if (!ended && !controller.signal.aborted) throw new Error('The reply ended before it was complete');
+      } catch (err) {
+        if (!controller.signal.aborted) {
+          if (err instanceof ApiError && err.status >= 400 && err.status < 500) {
+            refused = true;
+            toast.error(err.message);
+            setMessages((all) => all.filter((m) => m.id !== question.id && m.id !== replyId));
+          } else {
+            toast.error(texts.chat.aiFailed);
+            patch(replyId, (m) => ({ ...m, content: clientFallback(), kind: 'fallback', documentReferences: [], streaming: false }));
+          }
+        }
+      } finally {
+        if (controller.signal.aborted && !ended) {
+          // Stopped: keep what was said (the server saves it the same way), or nothing at all.
+          setMessages((all) =>
+            all.flatMap((m) => (m.id !== replyId ? [m] : m.content.trim() ? [{ ...m, kind: 'stopped' as const, streaming: false }] : [])),
+          );
+        }
+        abortRef.current = null;
+        setStreaming(false);
+        latest.current.options.onSettled?.();
+      }
+      return !refused;
+    },
+    [patch],
+  );
+
+  const stop = useCallback(() => abortRef.current?.abort(), []);
+
+  return { messages, conversationId, streaming, send, stop };
+}
