@@ -121,6 +121,10 @@ export const knowledgeSummarySchema = z.object({
   processing: z.number(),
   /** At least one chunk is available. */
   ready: z.boolean(),
+  /** The newest documents (at most 20), each with its status. */
+  items: z.array(
+    z.object({ id: z.string(), fileName: z.string(), status: z.enum(DOCUMENT_STATUSES), progress: z.number() }),
+  ),
 });
 export type KnowledgeSummary = z.infer<typeof knowledgeSummarySchema>;
 

@@ -157,6 +157,11 @@ describe('documents authorization', () => {
     expect(anonView.body.documents).toBe(1);
     expect(anonView.body.chunks).toBeLessThan(ownerView.body.chunks);
     expect(anonView.body).toMatchObject({ processing: 0, ready: true });
+    // The listed documents follow the same rule: the private one only for the owner.
+    expect(ownerView.body.items).toHaveLength(2);
+    expect(anonView.body.items).toHaveLength(1);
+    expect(JSON.stringify(anonView.body)).not.toContain('public-secret.txt');
+    expect(anonView.body.items[0]).toMatchObject({ status: 'ready', progress: 100 });
     expect((await summary(recipient, pid)).body.documents).toBeGreaterThanOrEqual(1);
     expect((await summary(stranger, pid)).status).toBe(404);
     expect((await summary(anonymous, pid)).status).toBe(404);

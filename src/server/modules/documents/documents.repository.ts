@@ -52,6 +52,16 @@ export async function listDocuments(db: Database, personalityId: string): Promis
     .orderBy(desc(personalityDocuments.createdAt), desc(personalityDocuments.id));
 }
 
+/** The newest documents the asker's conversations may use (private ones only for the owner). */
+export async function listUsableDocuments(db: Database, personalityId: string, viewerId: string | null, limit: number): Promise<DocumentSummary[]> {
+  return db
+    .select(summaryColumns)
+    .from(personalityDocuments)
+    .where(and(eq(personalityDocuments.personalityId, personalityId), usableBy(viewerId)))
+    .orderBy(desc(personalityDocuments.createdAt), desc(personalityDocuments.id))
+    .limit(limit);
+}
+
 export async function findDocument(db: DbOrTx, personalityId: string, documentId: string): Promise<DocumentSummary | undefined> {
   const rows = await db
     .select(summaryColumns)

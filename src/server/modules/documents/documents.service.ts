@@ -30,6 +30,9 @@ export interface DocumentServiceDeps {
   wake: () => void;
 }
 
+/** The side panel lists this many of the newest documents; the counts cover them all. */
+const KNOWLEDGE_PANEL_DOCUMENTS = 20;
+
 export function toDocumentDto(row: repo.DocumentSummary): DocumentDto {
   const active = row.processingState === 'queued' || row.processingState === 'processing';
   const status = active
@@ -209,8 +212,16 @@ export function createDocumentService(deps: DocumentServiceDeps) {
 
     async knowledge(viewer: Viewer | null, personalityId: string): Promise<KnowledgeSummary> {
       const personality = await loadVisiblePersonality(db, personalityId, viewer?.id ?? null);
-      const counts = await repo.knowledgeCounts(db, personality.id, viewer?.id ?? null);
-      return { ...counts, ready: counts.chunks > 0 };
+      const viewerId = viewer?.id ?? null;
+      const [counts, newest] = await Promise.all([
+        repo.knowledgeCounts(db, personality.id, viewerId),
+        repo.listUsableDocuments(db, personality.id, viewerId, KNOWLEDGE_PANEL_DOCUMENTS),
+      ]);
+      const items = newest.map((row) => {
+        const dto = toDocumentDto(row);
+        return { id: dto.id, fileName: dto.fileName, status: dto.status, progress: dto.progress };
+      });
+      return { ...counts, ready: counts.chunks > 0, items };
     },
 
     /** personalities.service hook: the rows are gone (cascade); remove the stored files too. */

@@ -1,9 +1,10 @@
 // Side panel: "Knowledge Base", what this viewer's conversations may draw on (private documents
-// count only for their owner) and whether it is ready. Follows processing until it finishes.
+// count only for their owner): its newest documents with their status, and whether it is ready. Follows processing until it finishes.
 import { BookOpenIcon } from 'lucide-react';
 import { Badge } from '../../../components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { documentStatusLabel } from '../../../../shared/schemas/documents';
 import { useKnowledge } from '../api/get-knowledge';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -27,6 +28,16 @@ export function KnowledgeBaseCard({ personalityId, viewerId }: { personalityId: 
           {k.processing > 0 && <Badge variant="warning">{plural(k.processing, 'document', 'documents')} processing</Badge>}
           {!k.ready && k.processing === 0 && <Badge variant="outline">Not ready</Badge>}
         </div>
+        <ul aria-label="Documents" className="grid gap-1 border-t pt-2">
+          {k.items.map((doc) => (
+            <li key={doc.id} className="flex items-baseline justify-between gap-2">
+              <span className="min-w-0 truncate" title={doc.fileName}>
+                {doc.fileName}
+              </span>
+              <span className="shrink-0 text-xs text-muted-foreground">{documentStatusLabel(doc)}</span>
+            </li>
+          ))}
+        </ul>
       </div>
     );
   }

@@ -23,11 +23,23 @@ describe('side panel', () => {
     expect(panel.getByRole('link', { name: 'https://example.org/ada' })).toHaveAttribute('href', 'https://example.org/ada');
     const kb = within(screen.getByTestId('knowledge-base'));
     expect(await kb.findByText('2 documents, 14 passages')).toBeInTheDocument();
-    expect(kb.getByText('Ready')).toBeInTheDocument();
+    expect(kb.getByText('Ready', { selector: '[data-slot="badge"]' })).toBeInTheDocument();
+    // Each document by name with its status label.
+    const docs = within(kb.getByRole('list', { name: 'Documents' }));
+    expect(docs.getAllByRole('listitem').map((li) => li.textContent)).toEqual(['letters.txtReady', 'notes.pdfReady']);
   });
 
   it('says when documents are still processing, and when there are none', async () => {
-    await render({ knowledge: { documents: 3, chunks: 0, processing: 3, ready: false } });
+    await render({
+      knowledge: {
+        documents: 3,
+        chunks: 0,
+        processing: 3,
+        ready: false,
+        items: [{ id: 'doc-3', fileName: 'diary.txt', status: 'processing', progress: 40 }],
+      },
+    });
+    expect(await screen.findByText('Processing 40%')).toBeInTheDocument();
     expect(await screen.findByText('3 documents processing')).toBeInTheDocument();
     expect(screen.queryByText('Ready')).toBeNull();
   });

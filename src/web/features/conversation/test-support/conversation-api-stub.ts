@@ -75,7 +75,16 @@ export function stubConversationApi(options: ConversationStubOptions = {}) {
       return { status: 200, body: { starters: STARTERS, greeting: GREETING, responder: { mode, label: mode === 'offline' ? 'Offline responder' : 'fake-model' } } };
     }
     if (method === 'GET' && path === `${base}/knowledge`) {
-      return { status: 200, body: options.knowledge ?? { documents: 2, chunks: 14, processing: 0, ready: true } };
+      return { status: 200, body: options.knowledge ?? {
+          documents: 2,
+          chunks: 14,
+          processing: 0,
+          ready: true,
+          items: [
+            { id: 'doc-1', fileName: 'letters.txt', status: 'ready', progress: 100 },
+            { id: 'doc-2', fileName: 'notes.pdf', status: 'ready', progress: 100 },
+          ],
+        } };
     }
     if (method === 'GET' && path === '/api/admin/system-optimizations') {
       if (!options.isAdmin) return error(403, 'Forbidden', 'FORBIDDEN');
