@@ -146,11 +146,14 @@ test('share, request public, approve, reorder and revert', async ({ browser, bas
     // stretch that tick: wait for its live-region announcements between the steps, as a screen
     // reader user would hear them.
     const liveRegion = adminPage.locator('[id^="DndLiveRegion"]');
+    // Positions count every public personality (other flows publish theirs too): Bravo's is the target.
+    const allNames = await adminPage.getByTestId('ordering-card').getByRole('heading').allTextContents();
+    const bravoPosition = allNames.indexOf(bravo) + 1;
     await adminPage.keyboard.press('Space');
     // "Picked up Alpha", at once followed by "Alpha moved to position 1": either means it started.
     await expect(liveRegion).toContainText(alpha);
     for (let i = 0; i < presses; i++) await adminPage.keyboard.press('ArrowDown');
-    await expect(liveRegion).toContainText(`${alpha} moved to position 2`);
+    await expect(liveRegion).toContainText(`${alpha} moved to position ${bravoPosition} of ${allNames.length}`);
     await adminPage.keyboard.press('Space');
     await expect.poll(() => orderingNames(adminPage, mine)).toEqual([bravo, alpha, main]);
 
