@@ -176,7 +176,7 @@ for (const [name, files] of [
   }
 }
 
-console.log('\nDocument ingestion to Ready (server: child process, PGlite in DATA_DIR; 2-core machine)\n');
+console.log(`\nDocument ingestion to Ready (server: child process, ${process.env.DATABASE_URL ? 'PostgreSQL at DATABASE_URL' : 'PGlite in DATA_DIR'}; 2-core machine)\n`);
 console.log('| scenario | embeddings | files | MB | chunks | seconds to Ready | MB/s | server RSS before | server peak RSS |');
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
