@@ -3,17 +3,7 @@ import { toast } from 'sonner';
 import { LockIcon, LoaderCircleIcon } from 'lucide-react';
 import { messages } from '../../../../shared/messages';
 import { Button } from '../../../components/ui/button';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '../../../components/ui/alert-dialog';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { useRevertPersonality } from '../api/revert-personality';
 
 export function RevertPersonalityDialog({ personality }: { personality: { id: string; name: string } }) {
@@ -26,25 +16,17 @@ export function RevertPersonalityDialog({ personality }: { personality: { id: st
     });
 
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
+    <ConfirmDialog
+      trigger={
         <Button variant="outline" size="sm" disabled={revert.isPending} aria-label={`Make ${personality.name} private`}>
           {revert.isPending ? <LoaderCircleIcon className="animate-spin" aria-hidden /> : <LockIcon aria-hidden />}
           Make Private
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Revert to Private</AlertDialogTitle>
-          <AlertDialogDescription>{messages.admin.revertConfirm(personality.name)}</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction variant="destructive" onClick={onConfirm}>
-            Make Private
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      title="Revert to Private"
+      description={messages.admin.revertConfirm(personality.name)}
+      confirmLabel="Make Private"
+      onConfirm={onConfirm}
+    />
   );
 }

@@ -3,17 +3,7 @@ import { toast } from 'sonner';
 import { Trash2Icon } from 'lucide-react';
 import { errorMessage } from '../../../lib/api-client';
 import { Button } from '../../../components/ui/button';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '../../../components/ui/alert-dialog';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { useDeleteConversation } from '../api/delete-conversation';
 
 interface Props {
@@ -40,8 +30,8 @@ export function DeleteConversationDialog({ personalityId, conversation, onDelete
   };
 
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
+    <ConfirmDialog
+      trigger={
         <Button
           variant="ghost"
           size="icon"
@@ -51,21 +41,11 @@ export function DeleteConversationDialog({ personalityId, conversation, onDelete
         >
           <Trash2Icon aria-hidden />
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete this conversation?</AlertDialogTitle>
-          <AlertDialogDescription className="break-words">
-            “{conversation?.title}” and all of its messages will be deleted. This cannot be undone.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction variant="destructive" onClick={onConfirm}>
-            Delete
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      title="Delete this conversation?"
+      description={`“${conversation?.title}” and all of its messages will be deleted. This cannot be undone.`}
+      confirmLabel="Delete"
+      onConfirm={onConfirm}
+    />
   );
 }

@@ -5,17 +5,7 @@ import { messages } from '../../../../shared/messages';
 import type { DocumentDto } from '../../../../shared/schemas/documents';
 import { errorMessage } from '../../../lib/api-client';
 import { Button } from '../../../components/ui/button';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '../../../components/ui/alert-dialog';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { useDeleteDocument } from '../api/delete-document';
 
 export function DeleteDocumentDialog({ personalityId, document }: { personalityId: string; document: DocumentDto }) {
@@ -31,8 +21,8 @@ export function DeleteDocumentDialog({ personalityId, document }: { personalityI
     );
 
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
+    <ConfirmDialog
+      trigger={
         <Button
           variant="ghost"
           size="icon"
@@ -43,19 +33,11 @@ export function DeleteDocumentDialog({ personalityId, document }: { personalityI
         >
           {remove.isPending ? <LoaderCircleIcon className="animate-spin" aria-hidden /> : <Trash2Icon aria-hidden />}
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete document?</AlertDialogTitle>
-          <AlertDialogDescription className="break-words">{messages.documents.deleteConfirm(document.fileName)}</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction variant="destructive" onClick={onConfirm}>
-            Delete
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      title="Delete document?"
+      description={messages.documents.deleteConfirm(document.fileName)}
+      confirmLabel="Delete"
+      onConfirm={onConfirm}
+    />
   );
 }

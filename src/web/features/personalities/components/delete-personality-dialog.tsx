@@ -5,17 +5,7 @@ import { messages } from '../../../../shared/messages';
 import type { Personality } from '../../../../shared/schemas/personality';
 import { ApiError } from '../../../lib/api-client';
 import { Button } from '../../../components/ui/button';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '../../../components/ui/alert-dialog';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { useDeletePersonality } from '../api/delete-personality';
 
 interface Props {
@@ -37,8 +27,8 @@ export function DeletePersonalityDialog({ personality, triggerClassName }: Props
   };
 
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
+    <ConfirmDialog
+      trigger={
         <Button
           variant="ghost"
           size="icon"
@@ -49,19 +39,11 @@ export function DeletePersonalityDialog({ personality, triggerClassName }: Props
         >
           <Trash2Icon aria-hidden />
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete {personality.name}?</AlertDialogTitle>
-          <AlertDialogDescription>{messages.personality.deleteConfirm}</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction variant="destructive" onClick={onConfirm}>
-            Delete
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      title={`Delete ${personality.name}?`}
+      description={messages.personality.deleteConfirm}
+      confirmLabel="Delete"
+      onConfirm={onConfirm}
+    />
   );
 }
