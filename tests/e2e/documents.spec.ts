@@ -4,7 +4,8 @@
 // view (opened by its link, ?docs={id}&source={documentId}&chunk={index}) highlights the chunk.
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { signedInUser } from './support/accounts';
-import { makePdf, listDocumentsViaApi, shareViaApi, uploadViaApi, waitUntilReadyViaApi } from './support/documents';
+import { listDocumentsViaApi, shareViaApi, uploadViaApi, waitUntilReadyViaApi } from './support/documents';
+import { makePdf } from '../fixtures/document-files';
 import { createPersonalityViaApi, uniqueName } from './support/personalities';
 
 async function newPage(browser: Browser, baseURL: string): Promise<Page> {
@@ -33,7 +34,7 @@ test('the owner uploads, watches processing, reads chunks, toggles privacy and d
   await test.step('upload a .txt and a .pdf at once; both become Ready', async () => {
     await dialog.getByLabel('Upload documents').setInputFiles([
       { name: 'orbits.txt', mimeType: 'text/plain', buffer: Buffer.from('On the connexion of the physical sciences.\n\nThe tides follow the moon.') },
-      { name: 'mechanism.pdf', mimeType: 'application/pdf', buffer: makePdf(['The Mechanism of the Heavens', 'Translated from Laplace']) },
+      { name: 'mechanism.pdf', mimeType: 'application/pdf', buffer: Buffer.from(makePdf(['The Mechanism of the Heavens', 'Translated from Laplace'])) },
     ]);
     await expect(page.getByText('2 documents uploaded')).toBeVisible();
     await expect(dialog.getByTestId('document-count')).toHaveText('2');

@@ -1,7 +1,8 @@
 // Each accepted format goes through upload -> extraction -> chunks, and comes out as clean text.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
-import { createPersonality, makeDocx, makePdf, uploadOne, waitForDocument } from './documents.test-support';
+import { createPersonality, uploadOne, waitForDocument } from './documents.test-support';
+import { makeDocx, makePdf } from '../../../../tests/fixtures/document-files';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -4,7 +4,8 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 import { messages } from '../../../shared/messages';
-import { createPersonality, makeDocx, makePdf, uploadOne, waitForDocument } from './documents.test-support';
+import { createPersonality, uploadOne, waitForDocument } from './documents.test-support';
+import { makeDocx, makePdf } from '../../../../tests/fixtures/document-files';
 
 let server: TestServer;
 let owner: Awaited<ReturnType<TestServer['user']>>;

@@ -1,7 +1,6 @@
 // Helpers for the documents tests (not a test file itself): uploads through real multipart,
 // waiting for processing, and tiny fixture files made in code.
 import { expect, type TestContext } from 'vitest';
-import { zipSync } from 'fflate';
 import type { TestClient, TestServer } from '../../test-support/test-server';
 
 export interface UploadFile {
@@ -72,56 +71,6 @@ export async function waitForDocument(
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`document ${documentId} did not reach ${statuses.join('/')}: ${JSON.stringify(last)}`);
-}
-
-/** A minimal valid PDF with one page per entry of `pages`, each showing that text. */
-export function makePdf(pages: string[]): Uint8Array {
-  const objects: string[] = [];
-  const kids: string[] = [];
-  const pageCount = pages.length;
-  // 1: catalog, 2: pages, 3: font, then per page: page object + content stream.
-  objects[1] = '<< /Type /Catalog /Pages 2 0 R >>';
-  objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
-  pages.forEach((text, i) => {
-    const pageId = 4 + i * 2;
-    const contentId = pageId + 1;
-    kids.push(`${pageId} 0 R`);
-    const escaped = text.replace(/\\/g, '\\\\').replace(/\(/g, '\\(').replace(/\)/g, '\\)');
-    const stream = `BT /F1 12 Tf 72 720 Td (${escaped}) Tj ET`;
-    objects[pageId] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${contentId} 0 R >>`;
-    objects[contentId] = `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`;
-  });
-  objects[2] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${pageCount} >>`;
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  for (let id = 1; id < objects.length; id++) {
-    offsets[id] = out.length;
-    out += `${id} 0 obj\n${objects[id]}\nendobj\n`;
-  }
-  const xref = out.length;
-  out += `xref\n0 ${objects.length}\n0000000000 65535 f \n`;
-  for (let id = 1; id < objects.length; id++) out += `${String(offsets[id]).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new TextEncoder().encode(out);
-}
-
-/** A minimal .docx (a zip with the three parts Word and mammoth need). */
-export function makeDocx(paragraphs: string[], extra: Record<string, Uint8Array> = {}): Uint8Array {
-  const enc = (s: string) => new TextEncoder().encode(s);
-  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const body = paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${esc(p)}</w:t></w:r></w:p>`).join('');
-  return zipSync({
-    '[Content_Types].xml': enc(
-      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
-    ),
-    '_rels/.rels': enc(
-      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
-    ),
-    'word/document.xml': enc(
-      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
-    ),
-    ...extra,
-  });
 }
 
 /**

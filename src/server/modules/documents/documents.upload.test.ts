@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 import { messages } from '../../../shared/messages';
 import { limits } from '../../../shared/limits';
-import { createPersonality, makeDocx, makePdf, upload } from './documents.test-support';
+import { createPersonality, upload } from './documents.test-support';
+import { makeDocx, makePdf } from '../../../../tests/fixtures/document-files';
 import { UPLOAD_BODY_MAX } from './documents-upload';
 import { zipSync } from 'fflate';
 
