@@ -30,7 +30,7 @@ export interface OpenDatabaseOptions {
 }
 
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseHandle> {
-  const handle = opts.databaseUrl ? await openPostgres(opts.databaseUrl) : await openPglite(opts.pgliteDir);
+  const handle = opts.databaseUrl ? await openPostgres(opts.databaseUrl, opts.logger) : await openPglite(opts.pgliteDir);
   const migrateStarted = Date.now();
   await handle.migrate();
   opts.logger?.debug(`migrations applied in ${Date.now() - migrateStarted} ms`);
@@ -71,11 +71,16 @@ async function openPglite(dataDir?: string) {
   };
 }
 
-async function openPostgres(url: string) {
+async function openPostgres(url: string, logger?: Logger) {
   const pg = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const { migrate } = await import('drizzle-orm/node-postgres/migrator');
   const pool = new pg.default.Pool({ connectionString: url, max: 10 });
+  // An idle pooled connection can be cut by the server (a restart, a failover, an administrator
+  // terminating it). pg-pool drops that connection and emits 'error' on the pool; without a
+  // listener that is an uncaught exception that would take the whole server down. The next query
+  // simply opens a new connection, so a warning is all it deserves.
+  pool.on('error', (err) => logger?.warn('a database connection was closed by the server; it will be replaced', err.message));
   const db = drizzle(pool, { schema }) as unknown as Database;
   let hasVector = false;
   try {

@@ -166,7 +166,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function createScratchDatabase(adminUrl: string) {
+export async function createScratchDatabase(adminUrl: string) {
   const name = `kindred_test_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
