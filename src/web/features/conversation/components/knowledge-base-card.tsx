@@ -1,13 +1,13 @@
 // Side panel: "Knowledge Base", what this viewer's conversations may draw on (private documents
-// count only for their owner): its newest documents with their status, and whether it is ready. Follows processing until it finishes.
+// count only for their owner): its newest documents with their status, and whether it is ready.
+// Follows processing until it finishes.
 import { BookOpenIcon } from 'lucide-react';
 import { Badge } from '../../../components/ui/badge';
-import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
+import { plural } from '../utils/plural';
+import { SidePanelCard } from './side-panel-card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { documentStatusLabel } from '../../../../shared/schemas/documents';
 import { useKnowledge } from '../api/get-knowledge';
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export function KnowledgeBaseCard({ personalityId, viewerId }: { personalityId: string; viewerId: string | null }) {
   const knowledge = useKnowledge(personalityId, viewerId);
@@ -43,14 +43,8 @@ export function KnowledgeBaseCard({ personalityId, viewerId }: { personalityId: 
   }
 
   return (
-    <Card className="gap-3" data-testid="knowledge-base">
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-lg">
-          <BookOpenIcon className="size-4 text-muted-foreground" aria-hidden />
-          Knowledge Base
-        </CardTitle>
-      </CardHeader>
-      <CardContent>{body}</CardContent>
-    </Card>
+    <SidePanelCard icon={BookOpenIcon} title="Knowledge Base" testId="knowledge-base">
+      {body}
+    </SidePanelCard>
   );
 }

@@ -3,13 +3,13 @@
 // the time to first token with and without it.
 import { GaugeIcon } from 'lucide-react';
 import type { SystemOptimizations } from '../../../../shared/schemas/conversations';
-import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
+import { plural } from '../utils/plural';
+import { SidePanelCard } from './side-panel-card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useSystemOptimizations } from '../api/get-system-optimizations';
 
 type Ttft = SystemOptimizations['timeToFirstToken']['withCache'];
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const ms = (t: Ttft) => (t.p50Ms === null ? '—' : `${Math.round(t.p50Ms)} ms`);
 
 function Row({ label, value, hint }: { label: string; value: string; hint?: string }) {
@@ -55,14 +55,8 @@ export function SystemOptimizationsCard() {
   }
 
   return (
-    <Card className="gap-3" data-testid="system-optimizations">
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-lg">
-          <GaugeIcon className="size-4 text-muted-foreground" aria-hidden />
-          System Optimizations
-        </CardTitle>
-      </CardHeader>
-      <CardContent>{body}</CardContent>
-    </Card>
+    <SidePanelCard icon={GaugeIcon} title="System Optimizations" testId="system-optimizations">
+      {body}
+    </SidePanelCard>
   );
 }
