@@ -11,10 +11,9 @@ import { openDatabase, type Database } from '../src/server/db/client';
 import { chunkText } from '../src/server/modules/documents/chunker';
 import { ensureVectorSchema, insertEmbeddings } from '../src/server/modules/documents/chunk-search.repository';
 import { createRetriever, pgVectorSearch, type Retriever } from '../src/server/modules/conversations/retrieval';
-import { personalityDocumentChunks, personalityDocuments } from '../src/server/db/schema/documents';
 import { loadConfig } from '../src/server/config';
 import { fakeEmbedding } from '../tests/fakes/openai-fake';
-import { seedChunks, seededRandom, syntheticChunk, syntheticVocabulary, zipfSampler } from './chat-bench-support';
+import { insertDocumentWithChunks, seedChunks, seededRandom, syntheticChunk, syntheticVocabulary, zipfSampler } from './chat-bench-support';
 import { corpus, questions } from './retrieval-corpus';
 
 const MODEL = 'fake-embedding';
@@ -38,11 +37,7 @@ async function seedCorpus(db: Database, personalityId: string, chunkSize: number
   let total = 0;
   for (const doc of corpus) {
     const chunks = chunkText(doc.text, { size: chunkSize, overlap: Math.min(config.documents.chunkOverlap, Math.floor(chunkSize / 2)) });
-    const [row] = await db
-      .insert(personalityDocuments)
-      .values({ personalityId, fileName: doc.fileName, content: doc.text, chunkCount: chunks.length })
-      .returning({ id: personalityDocuments.id });
-    await db.insert(personalityDocumentChunks).values(chunks.map((content, chunkIndex) => ({ documentId: row!.id, personalityId, chunkIndex, content })));
+    await insertDocumentWithChunks(db, personalityId, doc.fileName, chunks);
     total += chunks.length;
   }
   return total;

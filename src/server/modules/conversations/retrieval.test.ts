@@ -10,6 +10,7 @@ import type { ChunkHit } from '../documents/chunk-search.repository';
 import { createConversationsModule } from './conversations.module';
 import { createRetriever, fuse, pgVectorSearch, type Retriever } from './retrieval';
 import { createPersonality, makePublic, seedDocument } from './conversations.test-support';
+import { skipWithoutVector } from '../documents/documents.test-support';
 
 let server: TestServer;
 let ownerId: string;
@@ -77,8 +78,7 @@ describe('retrieval', () => {
   });
 
   it('hybrid: fuses full-text and nearest vectors, with cosine similarity as the match, still private-filtered', async (ctx) => {
-    // Debian's PostgreSQL 15 has no pgvector; the PGlite run (which bundles it) covers hybrid.
-    if (!server.database.hasVector) ctx.skip('this database has no pgvector');
+    skipWithoutVector(ctx, server);
     const db = server.database.db;
     await ensureVectorSchema(db);
     const chunkRows = (await db.execute(
