@@ -5,12 +5,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createClient, freePort, startTestServer, type TestServer } from '../../test-support/test-server';
+import { createClient, createScratchDatabase, freePort, startTestServer, type TestServer } from '../../test-support/test-server';
 import { startFakeOpenAI, type FakeOpenAI } from '../../../../tests/fakes/openai-fake';
 import { chunkText } from './chunker';
 import { normalizeExtractedText } from './text-normalize';
@@ -34,23 +33,13 @@ async function postgresHasVector(adminUrl: string): Promise<boolean> {
   }
 }
 
+/** A database of its own on the PostgreSQL pass (dropped afterwards); none on PGlite. */
 async function scratchDatabaseUrl(): Promise<string | undefined> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) return undefined;
-  const name = `kindred_restart_${crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await c.end();
-  });
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const scratch = await createScratchDatabase(adminUrl);
+  cleanups.push(() => scratch.drop());
+  return scratch.databaseUrl;
 }
 
 function startChild(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
