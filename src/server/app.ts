@@ -143,7 +143,7 @@ export function createApp(deps: AppDeps) {
     return c.json(errorBody('INTERNAL', messages.generic), 500);
   });
 
-  return { app, routes, auth, documents, preload: () => conversations.preload() };
+  return { app, routes, auth, documents, preload: () => conversations.preload(), preloadSettled: () => conversations.settled() };
 }
 
 export type AppType = ReturnType<typeof createApp>['routes'];

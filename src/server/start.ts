@@ -60,7 +60,7 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
     // Embeddings live outside the migrations: pgvector may be missing (design.md).
     if (database.hasVector) await ensureVectorSchema(database.db);
     const webRoot = opts.webRoot === null ? undefined : (opts.webRoot ?? (fs.existsSync(defaultWebRoot) ? defaultWebRoot : undefined));
-    const { app, preload, documents } = createApp({
+    const { app, preload, preloadSettled, documents } = createApp({
       config,
       database,
       logger,
@@ -92,6 +92,7 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await jobs.stop();
         await documents.close();
+        await preloadSettled();
         await database.close();
         releaseDir();
       },

@@ -3,8 +3,7 @@
 // (OpenAI, Ollama, vLLM, llama.cpp, LM Studio). Chat completions, not /v1/responses, which local
 // servers lack. Embeddings: EMBEDDING_MODEL on the LLM or OpenAI base URL (embeddings.ts), else
 // none (retrieval is full-text only).
-import { streamText } from 'ai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { createChatCompletions } from './chat-completions';
 import type { AppConfig } from '../config';
 import { createEmbeddingClient, resolveEmbeddingTarget, type EmbeddingClient } from './embeddings';
 import { composeOfflineReply, wordChunks, type OfflinePassage } from './offline/offline-responder';
@@ -66,35 +65,11 @@ export const offlineResponder: ChatResponder = {
 };
 
 export function modelResponder(options: { baseUrl: string; apiKey?: string; model: string }): ChatResponder {
-  const provider = createOpenAICompatible({ name: 'llm', baseURL: options.baseUrl.replace(/\/$/, ''), apiKey: options.apiKey });
-  const model = provider.chatModel(options.model);
+  const completions = createChatCompletions(options);
   return {
     mode: 'model',
     label: options.model,
-    async *streamReply(request) {
-      // The system prompt goes in `system` (the SDK sends it as the first, system, message):
-      // the wire request is exactly request.messages.
-      const [first, ...rest] = request.messages;
-      const hasSystem = first?.role === 'system';
-      const result = streamText({
-        model,
-        system: hasSystem ? first.content : undefined,
-        messages: (hasSystem ? rest : request.messages) as { role: 'user' | 'assistant'; content: string }[],
-        abortSignal: request.signal,
-        // A failure is reported at once (the UI offers a retry); retries back off for seconds.
-        maxRetries: 0,
-        // Failures arrive as error parts below; the default handler would also print them.
-        onError: () => {},
-      });
-      for await (const part of result.fullStream) {
-        if (part.type === 'text-delta') {
-          if (part.text) yield part.text;
-        } else if (part.type === 'error') {
-          throw part.error instanceof Error ? part.error : new Error(String(part.error));
-        } else if (part.type === 'abort') {
-          return;
-        }
-      }
-    },
+    // The wire request's messages are exactly request.messages, the system prompt first.
+    streamReply: (request) => completions.stream(request.messages, request.signal),
   };
 }

@@ -8,6 +8,8 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import * as schema from './schema/index';
 import type { Logger } from '../lib/logger';
+import type { PGlite } from '@electric-sql/pglite';
+import { startPgliteThread, type PgliteThread } from './pglite/pglite-thread';
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
@@ -41,8 +43,6 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
 }
 
 async function openPglite(dataDir?: string) {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { vector } = await import('@electric-sql/pglite-pgvector');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   let release = () => {};
@@ -50,15 +50,16 @@ async function openPglite(dataDir?: string) {
     fs.mkdirSync(dataDir, { recursive: true });
     release = takeDataDirLock(dataDir);
   }
-  let client;
+  let client: PgliteThread;
   try {
-    client = dataDir ? await PGlite.create(dataDir, { extensions: { vector } }) : await PGlite.create({ extensions: { vector } });
-    await client.exec('CREATE EXTENSION IF NOT EXISTS vector');
+    // In a thread of its own, so SQL runs beside the server's requests instead of between them.
+    client = await startPgliteThread(dataDir ?? null);
   } catch (err) {
     release();
     throw err;
   }
-  const db = drizzle(client, { schema }) as unknown as Database;
+  // The thread offers the part of PGlite's interface drizzle's PGlite driver calls.
+  const db = drizzle({ client: client as unknown as PGlite, schema }) as unknown as Database;
   return {
     db,
     kind: 'pglite' as const,

@@ -33,6 +33,9 @@ export const personalityDocuments = pgTable(
     /** Why the last job failed, in words the owner can act on. */
     error: text('error'),
     chunkCount: integer('chunk_count').notNull().default(0),
+    /** Counts the times the chunks were replaced: caches of a document's chunks (the retrieval
+     * index in memory) compare it to know they are stale. */
+    chunkGeneration: integer('chunk_generation').notNull().default(0),
     embeddedCount: integer('embedded_count').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

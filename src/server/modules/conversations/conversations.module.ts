@@ -38,6 +38,7 @@ export function createConversationsModule(deps: ConversationsModuleDeps) {
   const embeddings = createEmbeddings(deps.config);
   const vectors = deps.vectors ?? (deps.hasVector && embeddings ? pgVectorSearch(db, embeddings) : undefined);
   const retriever = createRetriever(db, vectors, logger);
+  let warming: Promise<void> = Promise.resolve();
   const cache = createContextCache({ clock });
   const contexts = createPersonaContexts(db, cache);
   const questions = createQuestionService(db, clock, logger);
@@ -67,14 +68,24 @@ export function createConversationsModule(deps: ConversationsModuleDeps) {
     conversationRoutes: conversationRoutes(conversations),
     /** Mount at /api/admin/system-optimizations. */
     systemOptimizationRoutes: systemOptimizationRoutes(cache, responder, retriever),
-    /** Start-up: warm the context cache with the first public personalities. Never throws. */
+    /**
+     * Start-up: warm the context cache with the first public personalities, then, in the
+     * background, their full-text index (a large library takes a second or so to load, which
+     * their first visitor would otherwise wait for). Never throws.
+     */
     async preload(): Promise<void> {
       try {
-        const n = await contexts.preload();
-        logger.info(`chat: ${responder.mode === 'offline' ? 'offline responder' : `model ${responder.label}`}, ${retriever.mode} retrieval, ${n} personality context(s) preloaded`);
+        const { loaded, personalityIds } = await contexts.preload();
+        logger.info(`chat: ${responder.mode === 'offline' ? 'offline responder' : `model ${responder.label}`}, ${retriever.mode} retrieval, ${loaded} personality context(s) preloaded`);
+        warming = Promise.all(personalityIds.map((id) => retriever.warm(id))).then(
+          () => undefined,
+          (err: unknown) => logger.warn('full-text index preload failed', err instanceof Error ? err.message : err),
+        );
       } catch (err) {
         logger.warn('context cache preload failed', err instanceof Error ? err.message : err);
       }
     },
+    /** Settles when the background preloading has (for a clean shutdown). */
+    settled: () => warming,
   };
 }

@@ -28,13 +28,14 @@ export function createPersonaContexts(db: Database, cache: ContextCache) {
       return cache.get({ id: row.id, updatedAt: row.updatedAt }, () => build(row));
     },
     /** Spec section 9: the first public personalities (library order) are loaded at start-up. */
-    async preload(): Promise<number> {
+    async preload(): Promise<{ loaded: number; personalityIds: string[] }> {
       const rows = (await listVisible(db, null)).slice(0, limits.contextCachePreload);
       const byId = new Map(rows.map((r) => [r.id, r]));
-      return cache.preload(
+      const loaded = await cache.preload(
         rows.map((r) => ({ id: r.id, updatedAt: r.updatedAt })),
         (key) => build(byId.get(key.id)!),
       );
+      return { loaded, personalityIds: rows.map((r) => r.id) };
     },
   };
 }

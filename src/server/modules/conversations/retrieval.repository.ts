@@ -1,8 +1,9 @@
-// SQL for retrieval: ranked full-text search, "documents not ready yet" and document titles,
-// always limited to one personality's documents the asker may use. Privacy is decided here, in
-// SQL: a private document reaches only the personality's owner. (Nearest-vector search is the
+// SQL for retrieval: the question's words and the documents the asker may use, the postings the
+// in-memory full-text index is built from (lexical-index.ts), the winning chunks, and document
+// titles; always limited to one personality's documents the asker may use. Privacy is decided
+// here, in SQL: a private document reaches only the personality's owner. (Nearest-vector search is the
 // documents module's, beside the embeddings table it owns: chunk-search.repository.ts.)
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { personalityDocumentChunks as chunks, personalityDocuments as documents } from '../../db/schema/documents';
 import { personalities } from '../../db/schema/personalities';
@@ -32,77 +33,110 @@ export interface RankedSearch {
   documentsNotReady: number;
 }
 
-/**
- * Ranked full-text search in one statement, fast on large libraries. Each of the question's
- * words (stemmed, stop words dropped) is looked up in the GIN index on its own, so no chunk's
- * tsvector is read to rank the thousands a common word may match: a chunk scores the sum of the
- * IDF of the words it holds (rare words weigh more, as in BM25), and only the best candidates
- * are read to break ties by cover density (ts_rank_cd). Only this personality's chunks, only
- * while it is visible to the asker, and private documents only for its owner. The same
- * statement counts the documents still being processed (one round trip for both).
- */
-export async function rankedFullText(db: Database, scope: ChunkScope, text: string, limit: number): Promise<RankedSearch> {
+export interface UsableDocument {
+  id: string;
+  chunkCount: number;
+  chunkGeneration: number;
+  notReady: boolean;
+}
+
+/** The documents of this personality the asker may use, only while the personality is visible to them. */
+function usableDocumentsSql(scope: ChunkScope): SQL {
   const ownerAsks = scope.viewerId === null ? sql`false` : sql`${personalities.userId} = ${scope.viewerId}`;
+  return sql`
+    select d.id, d.chunk_count, d.chunk_generation, d.processing_state
+    from ${documents} d
+    join ${personalities} on ${personalities.id} = d.personality_id
+    where d.personality_id = ${scope.personalityId}
+      and ${visibleTo(scope.viewerId)}
+      and (not d.is_private or ${ownerAsks})`;
+}
+
+/**
+ * In one round trip: the question's words as the database indexes them (stemmed, stop words
+ * dropped, as to_tsvector('english') does for chunks) and the documents the asker may use.
+ */
+export async function questionAndDocuments(db: Database, scope: ChunkScope, text: string): Promise<{ terms: string[]; documents: UsableDocument[] }> {
   const result = await db.execute(sql`
-    with terms as (
-      select distinct t from unnest(tsvector_to_array(to_tsvector('english', ${text.slice(0, 2000)}))) as t
-    ),
-    usable as (
-      select d.id, d.chunk_count, d.processing_state
-      from ${documents} d
-      join ${personalities} on ${personalities.id} = d.personality_id
-      where d.personality_id = ${scope.personalityId}
-        and ${visibleTo(scope.viewerId)}
-        and (not d.is_private or ${ownerAsks})
-    ),
-    hits as (
-      select c.id, terms.t
-      from terms
-      join ${chunks} c on c.tsv @@ quote_literal(terms.t)::tsquery
-      join usable u on u.id = c.document_id
-      where c.personality_id = ${scope.personalityId}
-    ),
-    df as (select t, count(*) as n from hits group by t),
-    stats as (
-      select greatest(coalesce(sum(chunk_count), 0), (select coalesce(max(n), 0) from df), 1)::float8 as total,
-        count(*) filter (where processing_state in ('queued', 'processing'))::int as not_ready
-      from usable
-    ),
-    candidates as (
-      select h.id, sum(ln((stats.total + 1) / (df.n + 0.5))) as score, count(*) as matched
-      from hits h join df using (t) cross join stats
-      group by h.id
-      order by score desc, h.id
-      limit ${Math.max(limit * 4, 20)}
-    ),
-    ranked as (
-      select c.id as chunk_id, c.document_id, d.file_name, c.chunk_index, c.content, candidates.score,
-        candidates.matched::float8 / greatest((select count(*) from terms), 1) as coverage,
-        row_number() over (order by candidates.score desc,
-          ts_rank_cd(c.tsv, (select string_agg(quote_literal(t), ' | ') from terms)::tsquery) desc,
-          c.document_id, c.chunk_index) as rank
-      from candidates
-      join ${chunks} c on c.id = candidates.id
-      join ${documents} d on d.id = c.document_id
+    with q as (
+      select coalesce(array_agg(distinct t), '{}') as terms
+      from unnest(tsvector_to_array(to_tsvector('english', ${text.slice(0, 2000)}))) as t
     )
-    select ranked.*, stats.not_ready
-    from stats left join ranked on ranked.rank <= ${limit}
-    order by ranked.rank`);
-  const rows = (result as unknown as { rows: Record<string, unknown>[] }).rows;
+    select q.terms, u.* from q left join (${usableDocumentsSql(scope)}) u on true`);
+  const rows = rowsOf(result);
   return {
-    documentsNotReady: Number(rows[0]?.not_ready ?? 0),
-    hits: rows
-      .filter((r) => r.chunk_id !== null)
+    terms: (rows[0]?.terms as string[] | undefined) ?? [],
+    documents: rows
+      .filter((r) => r.id !== null)
       .map((r) => ({
-        chunkId: String(r.chunk_id),
-        documentId: String(r.document_id),
-        fileName: String(r.file_name),
-        chunkIndex: Number(r.chunk_index),
-        content: String(r.content),
-        score: Number(r.score),
-        coverage: Number(r.coverage),
+        id: String(r.id),
+        chunkCount: Number(r.chunk_count),
+        chunkGeneration: Number(r.chunk_generation),
+        notReady: r.processing_state === 'queued' || r.processing_state === 'processing',
       })),
   };
+}
+
+/**
+ * A document's postings, as text: a line per word ("word 0,4,9": the chunk positions holding it),
+ * from the tsvectors the database keeps. The document's generation and chunk count come from the
+ * same snapshot, so postings are never filed under a generation they do not belong to. Undefined
+ * when the document is gone.
+ */
+export async function loadPostings(
+  db: Database,
+  documentId: string,
+): Promise<{ chunkGeneration: number; chunkCount: number; postings: string } | undefined> {
+  const result = await db.execute(sql`
+    with words as (
+      select t.lexeme, string_agg(c.chunk_index::text, ',' order by c.chunk_index) as positions
+      from ${chunks} c, unnest(c.tsv) as t
+      where c.document_id = ${documentId} and strpos(t.lexeme, E'\n') = 0
+      group by t.lexeme
+    )
+    select d.chunk_generation, d.chunk_count,
+      coalesce((select string_agg(lexeme || ' ' || positions, E'\n' order by lexeme collate "C") from words), '') as postings
+    from ${documents} d
+    where d.id = ${documentId}`);
+  const row = rowsOf(result)[0];
+  return row && { chunkGeneration: Number(row.chunk_generation), chunkCount: Number(row.chunk_count), postings: String(row.postings) };
+}
+
+/**
+ * The chunks that won the ranking, read with their text, their file name and their cover density
+ * for the question's words (the tie-break). The asker's right to each is checked again here, in
+ * the same statement, so a document made private a moment ago is not returned.
+ */
+export async function readCandidates(
+  db: Database,
+  scope: ChunkScope,
+  candidates: { documentId: string; chunkIndex: number }[],
+  terms: string[],
+): Promise<{ chunkId: string; documentId: string; fileName: string; chunkIndex: number; content: string; density: number }[]> {
+  if (candidates.length === 0) return [];
+  const result = await db.execute(sql`
+    with usable as (${usableDocumentsSql(scope)})
+    select c.id, c.document_id, d.file_name, c.chunk_index, c.content,
+      ts_rank_cd(c.tsv, (select string_agg(quote_literal(t), ' | ') from json_array_elements_text(${JSON.stringify(terms)}::json) as t)::tsquery) as density
+    from ${chunks} c
+    join usable u on u.id = c.document_id
+    join ${documents} d on d.id = c.document_id
+    where (c.document_id, c.chunk_index) in (${sql.join(
+      candidates.map((k) => sql`(${k.documentId}::uuid, ${k.chunkIndex}::int)`),
+      sql`, `,
+    )})`);
+  return rowsOf(result).map((r) => ({
+    chunkId: String(r.id),
+    documentId: String(r.document_id),
+    fileName: String(r.file_name),
+    chunkIndex: Number(r.chunk_index),
+    content: String(r.content),
+    density: Number(r.density),
+  }));
+}
+
+function rowsOf(result: unknown): Record<string, unknown>[] {
+  return (result as { rows: Record<string, unknown>[] }).rows;
 }
 
 /** File names of the personality's usable documents, for conversation starters. */

@@ -6,7 +6,8 @@ import type { Database } from '../../db/client';
 import type { Logger } from '../../lib/logger';
 import type { EmbeddingClient } from '../../ai/embeddings';
 import { nearestChunks, type ChunkHit } from '../documents/chunk-search.repository';
-import * as repo from './retrieval.repository';
+import type * as repo from './retrieval.repository';
+import { createLexicalSearch } from './lexical-search';
 
 export interface RetrievedPassage {
   chunkId: string;
@@ -32,6 +33,8 @@ export interface RetrievalResult {
 export interface Retriever {
   readonly mode: 'full-text' | 'hybrid';
   search(query: RetrievalQuery): Promise<RetrievalResult>;
+  /** Prepares the full-text index of a personality's public documents before its first question. */
+  warm(personalityId: string): Promise<void>;
 }
 
 /** Vector side of hybrid retrieval: embeds the question and finds the nearest chunks. */
@@ -54,11 +57,13 @@ export const RRF_K = 60;
 const CANDIDATES = 20;
 
 export function createRetriever(db: Database, vectors: VectorSearch | undefined, logger?: Logger): Retriever {
+  const fullText = createLexicalSearch(db);
   return {
     mode: vectors ? 'hybrid' : 'full-text',
+    warm: (personalityId) => fullText.warm(personalityId),
     async search(query) {
       const scope = scopeOf(query);
-      const lexical = repo.rankedFullText(db, scope, query.text, vectors ? CANDIDATES : query.limit);
+      const lexical = fullText.search(scope, query.text, vectors ? CANDIDATES : query.limit);
       if (!vectors) {
         const { hits, documentsNotReady } = await lexical;
         return { passages: hits.map((h) => toPassage(h, h.coverage)), documentsNotReady };

@@ -25,6 +25,7 @@ const summaryColumns = {
   progress: personalityDocuments.progress,
   error: personalityDocuments.error,
   chunkCount: personalityDocuments.chunkCount,
+  chunkGeneration: personalityDocuments.chunkGeneration,
   embeddedCount: personalityDocuments.embeddedCount,
   createdAt: personalityDocuments.createdAt,
   updatedAt: personalityDocuments.updatedAt,
@@ -177,7 +178,13 @@ export async function replaceChunks(
   }
   await tx
     .update(personalityDocuments)
-    .set({ chunkCount: chunks.length, embeddedCount: 0, ...(content !== undefined ? { content } : {}), updatedAt: new Date() })
+    .set({
+      chunkCount: chunks.length,
+      chunkGeneration: sql`${personalityDocuments.chunkGeneration} + 1`,
+      embeddedCount: 0,
+      ...(content !== undefined ? { content } : {}),
+      updatedAt: new Date(),
+    })
     .where(eq(personalityDocuments.id, doc.id));
   return ids;
 }

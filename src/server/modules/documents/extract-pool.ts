@@ -1,12 +1,10 @@
 // One extraction worker thread, reused between files and replaced when a file kills it: a heap
 // limit (resourceLimits) bounds memory, a timer bounds time (the worker is terminated), and files
 // are handed over one at a time so a slow one fails alone.
-import { Worker } from 'node:worker_threads';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import path from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import type { ExtractLimits, ExtractRequest, ExtractResponse, ExtractTask } from './extract-protocol';
 import type { Logger } from '../../lib/logger';
+import { startTsWorker } from '../../lib/ts-worker';
 
 export interface ExtractPoolOptions {
   timeoutMs: number;
@@ -28,10 +26,6 @@ export interface ExtractPool {
 }
 
 const workerUrl = new URL('./extract.worker.ts', import.meta.url).href;
-// The worker runs TypeScript: it registers tsx's loader before importing its module.
-// (Its ESM entry, named from the package folder: the CommonJS entry cannot register in a worker.)
-const tsxApi = pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
-const bootstrap = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(workerUrl)}); });`;
 
 export function createExtractPool(opts: ExtractPoolOptions): ExtractPool {
   const queue: Task[] = [];
@@ -43,8 +37,7 @@ export function createExtractPool(opts: ExtractPoolOptions): ExtractPool {
   let closed = false;
 
   function spawn(): Promise<void> {
-    const w = new Worker(bootstrap, {
-      eval: true,
+    const w = startTsWorker(workerUrl, {
       resourceLimits: { maxOldGenerationSizeMb: opts.memoryMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
     });
     worker = w;

@@ -1,0 +1,1 @@
+ALTER TABLE "personality_documents" ADD COLUMN "chunk_generation" integer DEFAULT 0 NOT NULL;

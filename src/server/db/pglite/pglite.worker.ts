@@ -1,0 +1,100 @@
+// The embedded database's own thread. PGlite is PostgreSQL compiled to WebAssembly: every
+// statement runs synchronously on the thread that owns it. On the server's thread, that work
+// (about half of a chat request's CPU, all of a document's indexing) would stop every other
+// request; here it runs beside them, on the machine's other core. Statements are served as they
+// arrive; PGlite itself runs one at a time and holds others back while a transaction is open.
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+import { serializeError, type PgliteRequest, type PgliteResponse, type PgliteStarted, type PgliteWorkerData } from './protocol';
+
+const port = parentPort!;
+const { dataDir } = workerData as PgliteWorkerData;
+
+/** Rejects a transaction's callback so PGlite rolls it back; not an error to report. */
+const ROLLBACK = Symbol('rollback');
+
+let db: PGlite;
+try {
+  db = dataDir ? await PGlite.create(dataDir, { extensions: { vector } }) : await PGlite.create({ extensions: { vector } });
+  await db.exec('CREATE EXTENSION IF NOT EXISTS vector');
+  port.postMessage({ started: true } satisfies PgliteStarted);
+} catch (err) {
+  port.postMessage({ started: false, error: serializeError(err) } satisfies PgliteStarted);
+  process.exit(1);
+}
+
+interface OpenTransaction {
+  tx: Transaction;
+  finish(commit: boolean): void;
+  /** Settles when PGlite has committed or rolled back. */
+  settled: Promise<void>;
+}
+const transactions = new Map<number, OpenTransaction>();
+
+function beginTransaction(txId: number): Promise<void> {
+  return new Promise((opened, failed) => {
+    let finish!: (commit: boolean) => void;
+    const body = new Promise<void>((resolve, reject) => {
+      finish = (commit) => (commit ? resolve() : reject(ROLLBACK));
+    });
+    const settled = db.transaction(async (tx) => {
+      transactions.set(txId, { tx, finish, settled });
+      opened();
+      await body;
+    });
+    // BEGIN itself failed (the callback never ran): the caller learns it from 'begin'.
+    settled.catch((err: unknown) => {
+      if (!transactions.has(txId)) failed(err);
+    });
+  });
+}
+
+async function endTransaction(txId: number, commit: boolean): Promise<void> {
+  const open = transactions.get(txId);
+  if (!open) throw new Error(`no open transaction ${txId}`);
+  open.finish(commit);
+  try {
+    await open.settled;
+  } catch (err) {
+    if (err !== ROLLBACK) throw err;
+  } finally {
+    transactions.delete(txId);
+  }
+}
+
+/** The client a statement runs on: its transaction's, or the database's. */
+function target(txId: number | null): Pick<PGlite, 'query' | 'exec'> {
+  if (txId === null) return db;
+  const open = transactions.get(txId);
+  if (!open) throw new Error(`no open transaction ${txId}`);
+  return open.tx;
+}
+
+const asText = (value: string) => value;
+
+async function handle(req: PgliteRequest): Promise<unknown> {
+  switch (req.op) {
+    case 'query':
+      return target(req.txId).query(req.sql, req.params, {
+        rowMode: req.rowMode,
+        parsers: Object.fromEntries(req.textTypes.map((oid) => [oid, asText])),
+      });
+    case 'exec':
+      return target(req.txId).exec(req.sql);
+    case 'begin':
+      return beginTransaction(req.txId);
+    case 'end':
+      return endTransaction(req.txId, req.commit);
+    case 'close':
+      await db.close();
+      return null;
+  }
+}
+
+port.on('message', (req: PgliteRequest) => {
+  handle(req).then(
+    (result) => port.postMessage({ id: req.id, ok: true, result } satisfies PgliteResponse),
+    (err: unknown) => port.postMessage({ id: req.id, ok: false, error: serializeError(err) } satisfies PgliteResponse),
+  );
+});

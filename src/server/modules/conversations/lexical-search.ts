@@ -1,0 +1,96 @@
+// Full-text retrieval over the in-memory index (lexical-index.ts): three short statements instead
+// of one that reads every matching chunk. (1) The question's words and the documents the asker
+// may use. (2) Postings of any of those documents not yet in memory, or whose chunks were replaced
+// since (a document's chunk generation says so). (3) The winning chunks' text, the asker's right
+// to them checked again. The database stays the only truth: memory holds nothing it cannot
+// rebuild, and a stale entry is never used.
+import type { Database } from '../../db/client';
+import { PostingsCache, parsePostings, rankCandidates, type DocumentPostings } from './lexical-index';
+import * as repo from './retrieval.repository';
+
+/** Postings of about 100 MB of text fit (a 1,000-character chunk holds about 120 words). */
+const DEFAULT_BUDGET_BYTES = 64 * 1024 * 1024;
+
+export interface LexicalSearch {
+  search(scope: repo.ChunkScope, text: string, limit: number): Promise<repo.RankedSearch>;
+  /** Loads a personality's public postings ahead of its first question (start-up preloading). */
+  warm(personalityId: string): Promise<void>;
+}
+
+export function createLexicalSearch(db: Database, opts: { budgetBytes?: number } = {}): LexicalSearch {
+  const cache = new PostingsCache(opts.budgetBytes ?? DEFAULT_BUDGET_BYTES);
+  // One load per document at a time: concurrent first questions wait for the same load.
+  const loading = new Map<string, Promise<void>>();
+
+  async function postingsFor(documents: repo.UsableDocument[]): Promise<{ id: string; postings: DocumentPostings }[]> {
+    const found = new Map<string, DocumentPostings>();
+    const missing: repo.UsableDocument[] = [];
+    for (const d of documents) {
+      const cached = cache.get(d.id, d.chunkGeneration);
+      if (cached) found.set(d.id, cached);
+      else missing.push(d);
+    }
+    // One document per statement: a large library loads in many short statements that other
+    // requests' statements can run between, instead of one that holds the database for seconds.
+    for (const d of missing) {
+      let load = loading.get(d.id);
+      if (!load) {
+        const documentId = d.id;
+        load = repo
+          .loadPostings(db, documentId)
+          .then((row) => {
+            if (row) cache.set(documentId, parsePostings(row.postings, row.chunkGeneration, row.chunkCount));
+          })
+          .finally(() => loading.delete(d.id));
+        loading.set(d.id, load);
+      }
+      await load;
+      // Not cached: the chunks were replaced while loading (the next question loads them), or
+      // the document is larger than the whole budget. Either way, this question reads them now.
+      found.set(d.id, cache.get(d.id, d.chunkGeneration) ?? (await loadUncached(d)));
+    }
+    return documents.map((d) => ({ id: d.id, postings: found.get(d.id)! }));
+  }
+
+  async function loadUncached(d: repo.UsableDocument): Promise<DocumentPostings> {
+    const row = await repo.loadPostings(db, d.id);
+    return row ? parsePostings(row.postings, row.chunkGeneration, row.chunkCount) : parsePostings('', d.chunkGeneration, 0);
+  }
+
+  return {
+    async search(scope, text, limit) {
+      const { terms, documents } = await repo.questionAndDocuments(db, scope, text);
+      const documentsNotReady = documents.filter((d) => d.notReady).length;
+      if (terms.length === 0 || documents.length === 0) return { hits: [], documentsNotReady };
+      const indexed = await postingsFor(documents);
+      // More candidates than asked for: ties on score are broken by cover density, read with the text.
+      const candidates = rankCandidates(indexed, terms, Math.max(limit * 4, 20));
+      const rows = await repo.readCandidates(db, scope, candidates, terms);
+      const byKey = new Map(candidates.map((c) => [`${c.documentId}:${c.chunkIndex}`, c]));
+      const hits = rows
+        .map((r) => ({ row: r, candidate: byKey.get(`${r.documentId}:${r.chunkIndex}`)! }))
+        .sort(
+          (a, b) =>
+            b.candidate.score - a.candidate.score ||
+            b.row.density - a.row.density ||
+            (a.row.documentId < b.row.documentId ? -1 : a.row.documentId > b.row.documentId ? 1 : a.row.chunkIndex - b.row.chunkIndex),
+        )
+        .slice(0, limit)
+        .map(({ row, candidate }) => ({
+          chunkId: row.chunkId,
+          documentId: row.documentId,
+          fileName: row.fileName,
+          chunkIndex: row.chunkIndex,
+          content: row.content,
+          score: candidate.score,
+          coverage: candidate.matched / terms.length,
+        }));
+      return { hits, documentsNotReady };
+    },
+
+    async warm(personalityId) {
+      const { documents } = await repo.questionAndDocuments(db, { personalityId, viewerId: null }, '');
+      await postingsFor(documents);
+    },
+  };
+}
