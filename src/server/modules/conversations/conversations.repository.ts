@@ -86,9 +86,10 @@ export async function listMessages(db: Database, conversationId: string): Promis
 export async function recentHistory(
   db: Database,
   q: { conversationId: string; viewerId: string; personalityId: string; limit: number },
-): Promise<{ title: string; messages: MessageRow[] } | undefined> {
+): Promise<{ title: string; messages: Pick<MessageRow, 'role' | 'kind' | 'content'>[] } | undefined> {
+  // Only what the prompt needs: references and ids of old replies are not read back.
   const rows = await db
-    .select({ ...getTableColumns(conversationMessages), title: conversations.title })
+    .select({ role: conversationMessages.role, kind: conversationMessages.kind, content: conversationMessages.content, title: conversations.title })
     .from(conversationMessages)
     .innerJoin(conversations, eq(conversations.id, conversationMessages.conversationId))
     .where(

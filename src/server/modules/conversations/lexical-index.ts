@@ -8,48 +8,58 @@
 // Pure data and arithmetic: the SQL that loads and checks it is in retrieval.repository.ts, the
 // orchestration in lexical-search.ts.
 
-/** One document's postings, compact: sorted words, and for word i the chunk positions in
- * chunks[offsets[i] .. offsets[i + 1]). */
+/** One document's postings, compact: sorted words, and for word i the chunk positions holding it
+ * in chunks[offsets[i] .. offsets[i + 1]), with how often it occurs there in the same slots of tf. */
 export interface DocumentPostings {
   generation: number;
   chunkCount: number;
   terms: string[];
   offsets: Int32Array;
   chunks: Int32Array;
+  tf: Uint16Array;
+  /** Indexed words in each chunk (stop words are not indexed), for BM25's length normalization. */
+  lengths: Int32Array;
+  totalLength: number;
 }
 
 /**
  * Parses the postings text the database builds (see loadPostings): one line per word, the word,
- * a space, and its chunk positions separated by commas, lines sorted by word in byte order.
+ * a space, and the chunks holding it separated by commas, each a position with ":count" when the
+ * word occurs more than once there. Lines come sorted by word in byte order.
  */
 export function parsePostings(text: string, generation: number, chunkCount: number): DocumentPostings {
   const lines = text ? text.split('\n') : [];
   const terms: string[] = new Array(lines.length);
-  const offsets = new Int32Array(lines.length + 1);
+  const lists: string[][] = new Array(lines.length);
   let total = 0;
-  const lists: string[] = new Array(lines.length);
   lines.forEach((line, i) => {
     const space = line.lastIndexOf(' ');
     terms[i] = line.slice(0, space);
-    lists[i] = line.slice(space + 1);
-    total += countCommas(lists[i]!) + 1;
+    lists[i] = line.slice(space + 1).split(',');
+    total += lists[i]!.length;
   });
+  const offsets = new Int32Array(lines.length + 1);
   const chunks = new Int32Array(total);
+  const tf = new Uint16Array(total);
+  const lengths = new Int32Array(chunkCount);
   let at = 0;
+  let totalLength = 0;
   lists.forEach((list, i) => {
     offsets[i] = at;
-    for (const n of list.split(',')) chunks[at++] = Number(n);
+    for (const entry of list) {
+      const colon = entry.indexOf(':');
+      const chunk = Number(colon === -1 ? entry : entry.slice(0, colon));
+      const count = colon === -1 ? 1 : Math.min(Number(entry.slice(colon + 1)), 0xffff);
+      chunks[at] = chunk;
+      tf[at++] = count;
+      if (chunk < chunkCount) lengths[chunk] += count;
+      totalLength += count;
+    }
   });
   offsets[lines.length] = at;
+  const doc = { generation, chunkCount, terms, offsets, chunks, tf, lengths, totalLength };
   // The database sorted by its collation; binary search needs JavaScript's order.
-  if (!isSorted(terms)) return resort(terms, offsets, chunks, generation, chunkCount);
-  return { generation, chunkCount, terms, offsets, chunks };
-}
-
-function countCommas(s: string): number {
-  let n = 0;
-  for (let i = s.indexOf(','); i !== -1; i = s.indexOf(',', i + 1)) n++;
-  return n;
+  return isSorted(terms) ? doc : resort(doc);
 }
 
 function isSorted(terms: string[]): boolean {
@@ -57,77 +67,92 @@ function isSorted(terms: string[]): boolean {
   return true;
 }
 
-function resort(terms: string[], offsets: Int32Array, chunks: Int32Array, generation: number, chunkCount: number): DocumentPostings {
+function resort(doc: DocumentPostings): DocumentPostings {
+  const { terms, offsets, chunks, tf } = doc;
   const order = terms.map((_, i) => i).sort((a, b) => (terms[a]! < terms[b]! ? -1 : terms[a]! > terms[b]! ? 1 : 0));
   const sortedOffsets = new Int32Array(terms.length + 1);
   const sortedChunks = new Int32Array(chunks.length);
+  const sortedTf = new Uint16Array(tf.length);
   let at = 0;
   order.forEach((from, i) => {
     sortedOffsets[i] = at;
     sortedChunks.set(chunks.subarray(offsets[from]!, offsets[from + 1]!), at);
+    sortedTf.set(tf.subarray(offsets[from]!, offsets[from + 1]!), at);
     at += offsets[from + 1]! - offsets[from]!;
   });
   sortedOffsets[terms.length] = at;
-  return { generation, chunkCount, terms: order.map((i) => terms[i]!), offsets: sortedOffsets, chunks: sortedChunks };
+  return { ...doc, terms: order.map((i) => terms[i]!), offsets: sortedOffsets, chunks: sortedChunks, tf: sortedTf };
 }
 
-/** The chunk positions of a document that hold `term`, or an empty list. */
-export function chunksWith(doc: DocumentPostings, term: string): Int32Array {
+/** Where a word's postings are in a document: [start, end) into chunks and tf, empty when absent. */
+export function postingsOf(doc: DocumentPostings, term: string): [number, number] {
   let lo = 0;
   let hi = doc.terms.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     const t = doc.terms[mid]!;
-    if (t === term) return doc.chunks.subarray(doc.offsets[mid]!, doc.offsets[mid + 1]!);
+    if (t === term) return [doc.offsets[mid]!, doc.offsets[mid + 1]!];
     if (t < term) lo = mid + 1;
     else hi = mid - 1;
   }
-  return EMPTY;
+  return [0, 0];
 }
-const EMPTY = new Int32Array(0);
 
 /** Memory a document's postings hold, roughly, in bytes (for the cache's budget). */
 export function postingsBytes(doc: DocumentPostings): number {
   let strings = 0;
   for (const t of doc.terms) strings += 24 + t.length;
-  return strings + doc.offsets.byteLength + doc.chunks.byteLength + 200;
+  return strings + doc.offsets.byteLength + doc.chunks.byteLength + doc.tf.byteLength + doc.lengths.byteLength + 300;
 }
 
 export interface Candidate {
   documentId: string;
   chunkIndex: number;
-  /** Sum of the IDF of the question's words the chunk holds (rare words weigh more, as in BM25). */
+  /** BM25 relevance of the chunk to the question. */
   score: number;
   /** How many of the question's words the chunk holds. */
   matched: number;
 }
 
+/** BM25's usual constants: term-frequency saturation and length normalization. */
+const K1 = 1.2;
+const B = 0.75;
+
 /**
- * Scores every chunk holding any of `terms` across the documents the asker may use, and returns
- * the best `limit`. IDF counts over those documents only: what the asker may not use does not
- * shape their ranking. Ties go to the earlier document and chunk, so ranking is repeatable.
+ * Scores every chunk holding any of `terms` across the documents the asker may use with BM25, and
+ * returns the best `limit`. Statistics (how many chunks hold a word, the average chunk length)
+ * count those documents only: what the asker may not use does not shape their ranking. Ties go to
+ * the earlier document and chunk, so ranking is repeatable.
  */
 export function rankCandidates(docs: { id: string; postings: DocumentPostings }[], terms: string[], limit: number): Candidate[] {
-  let total = 0;
-  for (const d of docs) total += d.postings.chunkCount;
-  const lists = terms.map((term) => docs.map((d) => chunksWith(d.postings, term)));
-  const df = lists.map((perDoc) => perDoc.reduce((n, list) => n + list.length, 0));
-  total = Math.max(total, ...df, 1);
+  let chunkTotal = 0;
+  let lengthTotal = 0;
+  for (const d of docs) {
+    chunkTotal += d.postings.chunkCount;
+    lengthTotal += d.postings.totalLength;
+  }
+  const avgLength = lengthTotal / Math.max(chunkTotal, 1) || 1;
+  const ranges = terms.map((term) => docs.map((d) => postingsOf(d.postings, term)));
+  const df = ranges.map((perDoc) => perDoc.reduce((n, [start, end]) => n + end - start, 0));
+  const n = Math.max(chunkTotal, ...df, 1);
   // Keyed by document slot and chunk position in one number: no string per posting.
   const scores = new Map<number, Candidate>();
-  lists.forEach((perDoc, t) => {
+  ranges.forEach((perDoc, t) => {
     if (df[t] === 0) return;
-    const idf = Math.log((total + 1) / (df[t]! + 0.5));
-    perDoc.forEach((list, d) => {
-      const documentId = docs[d]!.id;
-      for (let i = 0; i < list.length; i++) {
-        const chunkIndex = list[i]!;
+    const idf = Math.log(1 + (n - df[t]! + 0.5) / (df[t]! + 0.5));
+    perDoc.forEach(([start, end], d) => {
+      const { postings, id: documentId } = docs[d]!;
+      for (let i = start; i < end; i++) {
+        const chunkIndex = postings.chunks[i]!;
+        const tf = postings.tf[i]!;
+        const norm = K1 * (1 - B + (B * (postings.lengths[chunkIndex] ?? avgLength)) / avgLength);
+        const gain = (idf * tf * (K1 + 1)) / (tf + norm);
         const key = d * 0x100000000 + chunkIndex;
         const hit = scores.get(key);
         if (hit) {
-          hit.score += idf;
+          hit.score += gain;
           hit.matched++;
-        } else scores.set(key, { documentId, chunkIndex, score: idf, matched: 1 });
+        } else scores.set(key, { documentId, chunkIndex, score: gain, matched: 1 });
       }
     });
   });

@@ -1,5 +1,5 @@
-// Full-text retrieval over the in-memory index (lexical-index.ts): three short statements instead
-// of one that reads every matching chunk. (1) The question's words and the documents the asker
+// Full-text retrieval over the in-memory index (lexical-index.ts), ranked by BM25: three short
+// statements instead of one that reads every matching chunk. (1) The question's words and the documents the asker
 // may use. (2) Postings of any of those documents not yet in memory, or whose chunks were replaced
 // since (a document's chunk generation says so). (3) The winning chunks' text, the asker's right
 // to them checked again. The database stays the only truth: memory holds nothing it cannot
@@ -63,28 +63,12 @@ export function createLexicalSearch(db: Database, opts: { budgetBytes?: number }
       const documentsNotReady = documents.filter((d) => d.notReady).length;
       if (terms.length === 0 || documents.length === 0) return { hits: [], documentsNotReady };
       const indexed = await postingsFor(documents);
-      // More candidates than asked for: ties on score are broken by cover density, read with the text.
-      const candidates = rankCandidates(indexed, terms, Math.max(limit * 4, 20));
-      const rows = await repo.readCandidates(db, scope, candidates, terms);
-      const byKey = new Map(candidates.map((c) => [`${c.documentId}:${c.chunkIndex}`, c]));
-      const hits = rows
-        .map((r) => ({ row: r, candidate: byKey.get(`${r.documentId}:${r.chunkIndex}`)! }))
-        .sort(
-          (a, b) =>
-            b.candidate.score - a.candidate.score ||
-            b.row.density - a.row.density ||
-            (a.row.documentId < b.row.documentId ? -1 : a.row.documentId > b.row.documentId ? 1 : a.row.chunkIndex - b.row.chunkIndex),
-        )
-        .slice(0, limit)
-        .map(({ row, candidate }) => ({
-          chunkId: row.chunkId,
-          documentId: row.documentId,
-          fileName: row.fileName,
-          chunkIndex: row.chunkIndex,
-          content: row.content,
-          score: candidate.score,
-          coverage: candidate.matched / terms.length,
-        }));
+      const candidates = rankCandidates(indexed, terms, limit);
+      const rows = new Map((await repo.readCandidates(db, scope, candidates)).map((r) => [`${r.documentId}:${r.chunkIndex}`, r]));
+      const hits = candidates.flatMap((c) => {
+        const row = rows.get(`${c.documentId}:${c.chunkIndex}`);
+        return row ? [{ ...row, score: c.score, coverage: c.matched / terms.length }] : [];
+      });
       return { hits, documentsNotReady };
     },
 

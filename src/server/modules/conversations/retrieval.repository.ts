@@ -21,7 +21,7 @@ export interface RankedHit {
   fileName: string;
   chunkIndex: number;
   content: string;
-  /** Sum of the IDF of the question's words the chunk holds. */
+  /** BM25 relevance to the question (see lexical-index.ts). */
   score: number;
   /** Share of the question's words (stemmed) the chunk holds: its "% match". */
   coverage: number;
@@ -57,28 +57,32 @@ function usableDocumentsSql(scope: ChunkScope): SQL {
  * dropped, as to_tsvector('english') does for chunks) and the documents the asker may use.
  */
 export async function questionAndDocuments(db: Database, scope: ChunkScope, text: string): Promise<{ terms: string[]; documents: UsableDocument[] }> {
+  // One row: the documents as one JSON array (a row per document would repeat the words).
   const result = await db.execute(sql`
     with q as (
       select coalesce(array_agg(distinct t), '{}') as terms
       from unnest(tsvector_to_array(to_tsvector('english', ${text.slice(0, 2000)}))) as t
     )
-    select q.terms, u.* from q left join (${usableDocumentsSql(scope)}) u on true`);
-  const rows = rowsOf(result);
+    select q.terms,
+      (select coalesce(json_agg(json_build_array(u.id, u.chunk_count, u.chunk_generation, u.processing_state)), '[]')
+        from (${usableDocumentsSql(scope)}) u) as documents
+    from q`);
+  const row = rowsOf(result)[0]!;
+  const documents = (typeof row.documents === 'string' ? JSON.parse(row.documents) : row.documents) as [string, number, number, string][];
   return {
-    terms: (rows[0]?.terms as string[] | undefined) ?? [],
-    documents: rows
-      .filter((r) => r.id !== null)
-      .map((r) => ({
-        id: String(r.id),
-        chunkCount: Number(r.chunk_count),
-        chunkGeneration: Number(r.chunk_generation),
-        notReady: r.processing_state === 'queued' || r.processing_state === 'processing',
-      })),
+    terms: row.terms as string[],
+    documents: documents.map(([id, chunkCount, chunkGeneration, state]) => ({
+      id,
+      chunkCount,
+      chunkGeneration,
+      notReady: state === 'queued' || state === 'processing',
+    })),
   };
 }
 
 /**
- * A document's postings, as text: a line per word ("word 0,4,9": the chunk positions holding it),
+ * A document's postings, as text: a line per word ("word 0,4:2,9": the chunk positions holding
+ * it, with ":count" where it occurs more than once),
  * from the tsvectors the database keeps. The document's generation and chunk count come from the
  * same snapshot, so postings are never filed under a generation they do not belong to. Undefined
  * when the document is gone.
@@ -89,7 +93,9 @@ export async function loadPostings(
 ): Promise<{ chunkGeneration: number; chunkCount: number; postings: string } | undefined> {
   const result = await db.execute(sql`
     with words as (
-      select t.lexeme, string_agg(c.chunk_index::text, ',' order by c.chunk_index) as positions
+      select t.lexeme, string_agg(
+          case when coalesce(array_length(t.positions, 1), 1) > 1 then c.chunk_index || ':' || array_length(t.positions, 1) else c.chunk_index::text end,
+          ',' order by c.chunk_index) as positions
       from ${chunks} c, unnest(c.tsv) as t
       where c.document_id = ${documentId} and strpos(t.lexeme, E'\n') = 0
       group by t.lexeme
@@ -103,21 +109,19 @@ export async function loadPostings(
 }
 
 /**
- * The chunks that won the ranking, read with their text, their file name and their cover density
- * for the question's words (the tie-break). The asker's right to each is checked again here, in
- * the same statement, so a document made private a moment ago is not returned.
+ * The chunks that won the ranking, read with their text and file name. The asker's right to each
+ * is checked again here, in the same statement, so a document made private a moment ago is not
+ * returned.
  */
 export async function readCandidates(
   db: Database,
   scope: ChunkScope,
   candidates: { documentId: string; chunkIndex: number }[],
-  terms: string[],
-): Promise<{ chunkId: string; documentId: string; fileName: string; chunkIndex: number; content: string; density: number }[]> {
+): Promise<{ chunkId: string; documentId: string; fileName: string; chunkIndex: number; content: string }[]> {
   if (candidates.length === 0) return [];
   const result = await db.execute(sql`
     with usable as (${usableDocumentsSql(scope)})
-    select c.id, c.document_id, d.file_name, c.chunk_index, c.content,
-      ts_rank_cd(c.tsv, (select string_agg(quote_literal(t), ' | ') from json_array_elements_text(${JSON.stringify(terms)}::json) as t)::tsquery) as density
+    select c.id, c.document_id, d.file_name, c.chunk_index, c.content
     from ${chunks} c
     join usable u on u.id = c.document_id
     join ${documents} d on d.id = c.document_id
@@ -131,7 +135,6 @@ export async function readCandidates(
     fileName: String(r.file_name),
     chunkIndex: Number(r.chunk_index),
     content: String(r.content),
-    density: Number(r.density),
   }));
 }
 
