@@ -17,7 +17,8 @@ export interface DocumentPostings {
   offsets: Int32Array;
   chunks: Int32Array;
   tf: Uint16Array;
-  /** Indexed words in each chunk (stop words are not indexed), for BM25's length normalization. */
+  /** Indexed words in each chunk position (stop words are not indexed), for BM25's length
+   * normalization; one slot per position up to the highest seen. */
   lengths: Int32Array;
   totalLength: number;
 }
@@ -41,7 +42,9 @@ export function parsePostings(text: string, generation: number, chunkCount: numb
   const offsets = new Int32Array(lines.length + 1);
   const chunks = new Int32Array(total);
   const tf = new Uint16Array(total);
-  const lengths = new Int32Array(chunkCount);
+  let slots = chunkCount;
+  for (const list of lists) for (const entry of list) slots = Math.max(slots, parseInt(entry, 10) + 1);
+  const lengths = new Int32Array(slots);
   let at = 0;
   let totalLength = 0;
   lists.forEach((list, i) => {
@@ -52,7 +55,7 @@ export function parsePostings(text: string, generation: number, chunkCount: numb
       const count = colon === -1 ? 1 : Math.min(Number(entry.slice(colon + 1)), 0xffff);
       chunks[at] = chunk;
       tf[at++] = count;
-      if (chunk < chunkCount) lengths[chunk] += count;
+      lengths[chunk] += count;
       totalLength += count;
     }
   });
@@ -125,6 +128,7 @@ const B = 0.75;
  * the earlier document and chunk, so ranking is repeatable.
  */
 export function rankCandidates(docs: { id: string; postings: DocumentPostings }[], terms: string[], limit: number): Candidate[] {
+  if (limit <= 0) return [];
   let chunkTotal = 0;
   let lengthTotal = 0;
   for (const d of docs) {
@@ -135,28 +139,47 @@ export function rankCandidates(docs: { id: string; postings: DocumentPostings }[
   const ranges = terms.map((term) => docs.map((d) => postingsOf(d.postings, term)));
   const df = ranges.map((perDoc) => perDoc.reduce((n, [start, end]) => n + end - start, 0));
   const n = Math.max(chunkTotal, ...df, 1);
-  // Keyed by document slot and chunk position in one number: no string per posting.
-  const scores = new Map<number, Candidate>();
+  // Scores in one dense array per document (allocated when it has a hit), and the hits in order.
+  const scores: (Float64Array | undefined)[] = new Array(docs.length);
+  const matched: (Uint8Array | undefined)[] = new Array(docs.length);
+  const hitDoc: number[] = [];
+  const hitChunk: number[] = [];
   ranges.forEach((perDoc, t) => {
     if (df[t] === 0) return;
     const idf = Math.log(1 + (n - df[t]! + 0.5) / (df[t]! + 0.5));
     perDoc.forEach(([start, end], d) => {
-      const { postings, id: documentId } = docs[d]!;
+      if (start === end) return;
+      const { postings } = docs[d]!;
+      const docScores = (scores[d] ??= new Float64Array(postings.lengths.length));
+      const docMatched = (matched[d] ??= new Uint8Array(postings.lengths.length));
       for (let i = start; i < end; i++) {
-        const chunkIndex = postings.chunks[i]!;
+        const chunk = postings.chunks[i]!;
         const tf = postings.tf[i]!;
-        const norm = K1 * (1 - B + (B * (postings.lengths[chunkIndex] ?? avgLength)) / avgLength);
-        const gain = (idf * tf * (K1 + 1)) / (tf + norm);
-        const key = d * 0x100000000 + chunkIndex;
-        const hit = scores.get(key);
-        if (hit) {
-          hit.score += gain;
-          hit.matched++;
-        } else scores.set(key, { documentId, chunkIndex, score: gain, matched: 1 });
+        const norm = K1 * (1 - B + (B * postings.lengths[chunk]!) / avgLength);
+        if (docMatched[chunk] === 0) {
+          hitDoc.push(d);
+          hitChunk.push(chunk);
+        }
+        docScores[chunk] += (idf * tf * (K1 + 1)) / (tf + norm);
+        docMatched[chunk]++;
       }
     });
   });
-  return [...scores.values()].sort(byScore).slice(0, limit);
+  // The best `limit`, kept sorted while scanning (limit is small; the hits are thousands).
+  const best: Candidate[] = [];
+  for (let h = 0; h < hitDoc.length; h++) {
+    const d = hitDoc[h]!;
+    const chunkIndex = hitChunk[h]!;
+    const candidate = { documentId: docs[d]!.id, chunkIndex, score: scores[d]![chunkIndex]!, matched: matched[d]![chunkIndex]! };
+    if (best.length === limit && byScore(candidate, best[limit - 1]!) >= 0) continue;
+    let at = best.length === limit ? limit - 1 : best.length;
+    while (at > 0 && byScore(candidate, best[at - 1]!) < 0) {
+      best[at] = best[at - 1]!;
+      at--;
+    }
+    best[at] = candidate;
+  }
+  return best;
 }
 
 function byScore(a: Candidate, b: Candidate): number {

@@ -1,0 +1,130 @@
+// The in-memory full-text index: postings parsed from the database's text, BM25 ranking, the
+// top-k selection, and the cache's budget and staleness rules.
+import { describe, expect, it } from 'vitest';
+import { PostingsCache, parsePostings, postingsOf, rankCandidates, type DocumentPostings } from './lexical-index';
+
+/** Builds the postings text loadPostings returns, from chunks given as lists of (stemmed) words. */
+function postingsText(chunks: string[][]): string {
+  const byWord = new Map<string, Map<number, number>>();
+  chunks.forEach((words, chunk) => {
+    for (const w of words) {
+      const counts = byWord.get(w) ?? new Map<number, number>();
+      counts.set(chunk, (counts.get(chunk) ?? 0) + 1);
+      byWord.set(w, counts);
+    }
+  });
+  return [...byWord.keys()]
+    .sort()
+    .map((w) => `${w} ${[...byWord.get(w)!].map(([c, n]) => (n > 1 ? `${c}:${n}` : String(c))).join(',')}`)
+    .join('\n');
+}
+
+function doc(id: string, chunks: string[][], generation = 0): { id: string; postings: DocumentPostings } {
+  return { id, postings: parsePostings(postingsText(chunks), generation, chunks.length) };
+}
+
+describe('parsePostings', () => {
+  it('reads positions, counts and chunk lengths, and finds words by binary search', () => {
+    const p = parsePostings('babbag 0,2:3\nengin 1:2,2\nnumber 2', 7, 3);
+    expect(p.generation).toBe(7);
+    const [s, e] = postingsOf(p, 'babbag');
+    expect([...p.chunks.subarray(s, e)]).toEqual([0, 2]);
+    expect([...p.tf.subarray(s, e)]).toEqual([1, 3]);
+    expect([...p.lengths]).toEqual([1, 2, 5]);
+    expect(p.totalLength).toBe(8);
+    expect(postingsOf(p, 'missing')).toEqual([0, 0]);
+  });
+
+  it('re-sorts words the database ordered differently, and keeps each word with its own postings', () => {
+    const p = parsePostings('zeta 0\nalpha 1,2\nmid 2', 0, 3);
+    expect(p.terms).toEqual(['alpha', 'mid', 'zeta']);
+    const [s, e] = postingsOf(p, 'alpha');
+    expect([...p.chunks.subarray(s, e)]).toEqual([1, 2]);
+    const [zs, ze] = postingsOf(p, 'zeta');
+    expect([...p.chunks.subarray(zs, ze)]).toEqual([0]);
+  });
+
+  it('reads an empty document', () => {
+    const p = parsePostings('', 0, 0);
+    expect(p.terms).toEqual([]);
+    expect(rankCandidates([{ id: 'd', postings: p }], ['anything'], 5)).toEqual([]);
+  });
+});
+
+describe('rankCandidates (BM25)', () => {
+  it('ranks a chunk holding the rarer word first, and more of the words above fewer', () => {
+    const d = doc('d1', [['engin', 'common'], ['common', 'filler'], ['rare', 'filler'], ['rare', 'engin', 'common'], ['common', 'x']]);
+    const ranked = rankCandidates([d], ['rare', 'common'], 5);
+    // Both words; the rare one alone; then the common one alone (equal lengths: in chunk order).
+    expect(ranked.map((c) => c.chunkIndex)).toEqual([3, 2, 0, 1, 4]);
+    expect(ranked[0]).toMatchObject({ chunkIndex: 3, matched: 2 });
+    expect(ranked[1]).toMatchObject({ chunkIndex: 2, matched: 1 });
+  });
+
+  it('saturates repetition and prefers the shorter of two chunks with the same matches', () => {
+    const d = doc('d1', [['word', 'word', 'word', 'word', 'a', 'b', 'c', 'e', 'f', 'g'], ['word', 'a'], ['other']]);
+    const ranked = rankCandidates([d], ['word'], 5);
+    expect(ranked.map((c) => c.chunkIndex)).toEqual([0, 1]);
+    // Four times the word scores more, but not four times as much.
+    expect(ranked[0]!.score / ranked[1]!.score).toBeLessThan(2);
+    const short = doc('d2', [['word', 'a', 'b', 'c', 'e', 'f'], ['word', 'a']]);
+    expect(rankCandidates([short], ['word'], 5).map((c) => c.chunkIndex)).toEqual([1, 0]);
+  });
+
+  it('counts statistics over the documents given only, and breaks ties by document then chunk', () => {
+    const a = doc('a', [['tie'], ['tie']]);
+    const b = doc('b', [['tie']]);
+    expect(rankCandidates([b, a], ['tie'], 5).map((c) => `${c.documentId}#${c.chunkIndex}`)).toEqual(['a#0', 'a#1', 'b#0']);
+  });
+
+  it('returns the same best k as a full sort, on a large random corpus', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const words = Array.from({ length: 300 }, (_, i) => `w${i}`);
+    const docs = Array.from({ length: 8 }, (_, d) =>
+      doc(`doc-${d}`, Array.from({ length: 120 }, () => Array.from({ length: 20 }, () => words[Math.floor(random() ** 2 * words.length)]!))),
+    );
+    const terms = ['w1', 'w5', 'w40', 'w200'];
+    const all = rankCandidates(docs, terms, 100_000);
+    expect(all.length).toBeGreaterThan(100);
+    for (let i = 1; i < all.length; i++) expect(all[i - 1]!.score).toBeGreaterThanOrEqual(all[i]!.score);
+    expect(rankCandidates(docs, terms, 24)).toEqual(all.slice(0, 24));
+    expect(rankCandidates(docs, terms, 0)).toEqual([]);
+  });
+});
+
+describe('PostingsCache', () => {
+  const sample = (generation: number) => parsePostings('word 0,1,2', generation, 3);
+
+  it('serves an entry only for its generation of the chunks', () => {
+    const cache = new PostingsCache(1 << 20);
+    cache.set('d', sample(1));
+    expect(cache.get('d', 1)).toBeDefined();
+    expect(cache.get('d', 2)).toBeUndefined();
+    // A stale entry is dropped, not kept beside the new one.
+    expect(cache.size.documents).toBe(0);
+  });
+
+  it('drops the least recently used documents past its budget, and never holds a document larger than it', () => {
+    const one = sample(0);
+    const budget = 2.5 * (cache0Bytes(one) || 1);
+    const cache = new PostingsCache(budget);
+    cache.set('a', sample(0));
+    cache.set('b', sample(0));
+    expect(cache.get('a', 0)).toBeDefined(); // a is now the most recent
+    cache.set('c', sample(0));
+    expect(cache.get('b', 0)).toBeUndefined();
+    expect(cache.get('a', 0)).toBeDefined();
+    expect(cache.get('c', 0)).toBeDefined();
+    expect(cache.size.bytes).toBeLessThanOrEqual(budget);
+    const tiny = new PostingsCache(10);
+    tiny.set('x', sample(0));
+    expect(tiny.size.documents).toBe(0);
+  });
+});
+
+function cache0Bytes(p: DocumentPostings): number {
+  const probe = new PostingsCache(Number.MAX_SAFE_INTEGER);
+  probe.set('p', p);
+  return probe.size.bytes;
+}
