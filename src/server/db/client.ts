@@ -10,6 +10,7 @@ import * as schema from './schema/index';
 import type { Logger } from '../lib/logger';
 import type { PGlite } from '@electric-sql/pglite';
 import { startPgliteThread, type PgliteThread } from './pglite/pglite-thread';
+import { initializeDataDir, isInitialized } from './pglite/initialize-data-dir';
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
@@ -52,6 +53,7 @@ async function openPglite(dataDir?: string) {
   }
   let client: PgliteThread;
   try {
+    if (dataDir && !isInitialized(dataDir)) await initializeDataDir(dataDir);
     // In a thread of its own, so SQL runs beside the server's requests instead of between them.
     client = await startPgliteThread(dataDir ?? null);
   } catch (err) {

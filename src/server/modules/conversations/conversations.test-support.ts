@@ -5,7 +5,8 @@ import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Database } from '../../db/client';
 import { personalities } from '../../db/schema/personalities';
-import { personalityDocumentChunks, personalityDocuments } from '../../db/schema/documents';
+import { personalityDocumentChunks } from '../../db/schema/documents';
+import { insertDocument } from '../documents/documents.repository';
 import { personalityShares } from '../../db/schema/sharing';
 import type { TestClient } from '../../test-support/test-server';
 import { createChatStreamParser, type ChatStreamEvent } from '../../../shared/chat-stream';
@@ -41,17 +42,14 @@ export interface SeedDocument {
 
 /** A document with its chunks (0-based chunk_index), as the pipeline would leave it. */
 export async function seedDocument(db: Database, doc: SeedDocument): Promise<string> {
-  const [row] = await db
-    .insert(personalityDocuments)
-    .values({
-      personalityId: doc.personalityId,
-      fileName: doc.fileName,
-      content: doc.chunks.join('\n\n'),
-      isPrivate: doc.isPrivate ?? false,
-      processingState: doc.processingState ?? 'idle',
-      chunkCount: doc.chunks.length,
-    })
-    .returning({ id: personalityDocuments.id });
+  const row = await insertDocument(db, {
+    personalityId: doc.personalityId,
+    fileName: doc.fileName,
+    content: doc.chunks.join('\n\n'),
+    isPrivate: doc.isPrivate ?? false,
+    processingState: doc.processingState ?? 'idle',
+    chunkCount: doc.chunks.length,
+  });
   if (doc.chunks.length > 0) {
     await db.insert(personalityDocumentChunks).values(
       doc.chunks.map((content, chunkIndex) => ({ documentId: row!.id, personalityId: doc.personalityId, chunkIndex, content })),

@@ -80,7 +80,7 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
         throw err;
       }
       const kind = KIND_BY_MIME[doc.mimeType ?? ''] ?? 'text';
-      const outcome = await abortable(extractDocumentText(deps.pool, kind, bytes, doc.fileName, deps.maxPages, chunking), ctx.signal);
+      const outcome = await abortable(extractDocumentText(deps.pool, kind, bytes, doc.fileName, deps.maxPages, chunking, true), ctx.signal);
       if (!outcome.ok) throw new PermanentJobError(outcome.error);
       extracted = outcome.text;
       chunks = outcome.chunks ?? [];

@@ -2,7 +2,7 @@
 // owner take the asker and filter private documents inside the SQL.
 import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { personalityDocuments, personalityDocumentChunks } from '../../db/schema/documents';
+import { personalityDocuments, personalityDocumentChunks, personalityDocumentTexts } from '../../db/schema/documents';
 import { personalities } from '../../db/schema/personalities';
 import type { DbOrTx } from '../../jobs/jobs.repository';
 
@@ -30,9 +30,9 @@ const summaryColumns = {
   createdAt: personalityDocuments.createdAt,
   updatedAt: personalityDocuments.updatedAt,
   processedAt: personalityDocuments.processedAt,
-  hasContent: sql<boolean>`(${personalityDocuments.content} is not null)`,
+  hasContent: sql<boolean>`exists (select 1 from ${personalityDocumentTexts} t where t.document_id = ${personalityDocuments.id})`,
 };
-export type DocumentSummary = Omit<DocumentRow, 'content'> & { hasContent: boolean };
+export type DocumentSummary = DocumentRow & { hasContent: boolean };
 
 /** "Private documents only for the owner": the asker may use this document. */
 function usableBy(viewerId: string | null) {
@@ -40,9 +40,14 @@ function usableBy(viewerId: string | null) {
   return sql`(not ${personalityDocuments.isPrivate} or exists (select 1 from ${personalities} po where po.id = ${personalityDocuments.personalityId} and po.user_id = ${viewerId}))`;
 }
 
-export async function insertDocument(db: DbOrTx, row: NewDocumentRow): Promise<DocumentSummary> {
-  const rows = await db.insert(personalityDocuments).values(row).returning(summaryColumns);
-  return rows[0]!;
+/** Records a document, with its text when it is already known (an imported article). */
+export async function insertDocument(db: DbOrTx, { content, ...row }: NewDocumentRow & { content?: string | null }): Promise<DocumentSummary> {
+  if (content === undefined || content === null) return (await db.insert(personalityDocuments).values(row).returning(summaryColumns))[0]!;
+  return db.transaction(async (tx) => {
+    const [inserted] = await tx.insert(personalityDocuments).values(row).returning({ id: personalityDocuments.id });
+    await writeText(tx, inserted!.id, content);
+    return (await tx.select(summaryColumns).from(personalityDocuments).where(eq(personalityDocuments.id, inserted!.id)))[0]!;
+  });
 }
 
 export async function listDocuments(db: Database, personalityId: string): Promise<DocumentSummary[]> {
@@ -87,7 +92,7 @@ export async function findUsableDocument(
   return rows[0];
 }
 
-/** For the job: the document with its content (by id only; the job has no asker). */
+/** For the job: the document with its text, null before extraction (by id only; the job has no asker). */
 export async function loadForProcessing(db: Database, documentId: string) {
   const rows = await db
     .select({
@@ -96,12 +101,38 @@ export async function loadForProcessing(db: Database, documentId: string) {
       fileName: personalityDocuments.fileName,
       filePath: personalityDocuments.filePath,
       mimeType: personalityDocuments.mimeType,
-      content: personalityDocuments.content,
     })
     .from(personalityDocuments)
     .where(eq(personalityDocuments.id, documentId))
     .limit(1);
-  return rows[0];
+  if (!rows[0]) return undefined;
+  return { ...rows[0], content: await readText(db, documentId) };
+}
+
+/** Longest piece of a document's text in one row (characters). */
+export const TEXT_PIECE_CHARS = 256 * 1024;
+
+/** The document's extracted text, joined here from its pieces (never as one value in the database). */
+export async function readText(db: DbOrTx, documentId: string): Promise<string | null> {
+  const pieces = await db
+    .select({ text: personalityDocumentTexts.text })
+    .from(personalityDocumentTexts)
+    .where(eq(personalityDocumentTexts.documentId, documentId))
+    .orderBy(asc(personalityDocumentTexts.pieceIndex));
+  return pieces.length === 0 ? null : pieces.map((p) => p.text).join('');
+}
+
+/** Replaces the document's text, one piece per statement. */
+export async function writeText(tx: DbOrTx, documentId: string, text: string): Promise<void> {
+  await tx.delete(personalityDocumentTexts).where(eq(personalityDocumentTexts.documentId, documentId));
+  let pieceIndex = 0;
+  for (let start = 0; start < text.length || pieceIndex === 0; pieceIndex++) {
+    let end = Math.min(start + TEXT_PIECE_CHARS, text.length);
+    // Never between the two halves of a surrogate pair: each piece must be valid text.
+    if (end < text.length && /[\uDC00-\uDFFF]/.test(text[end]!)) end--;
+    await tx.insert(personalityDocumentTexts).values({ documentId, pieceIndex, text: text.slice(start, end) });
+    start = end;
+  }
 }
 
 export async function setProcessing(
@@ -165,6 +196,7 @@ export async function replaceChunks(
   content?: string,
 ): Promise<{ id: string; chunkIndex: number }[]> {
   await tx.delete(personalityDocumentChunks).where(eq(personalityDocumentChunks.documentId, doc.id));
+  if (content !== undefined) await writeText(tx, doc.id, content);
   const ids: { id: string; chunkIndex: number }[] = [];
   for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
     const rows = await tx
@@ -182,7 +214,6 @@ export async function replaceChunks(
       chunkCount: chunks.length,
       chunkGeneration: sql`${personalityDocuments.chunkGeneration} + 1`,
       embeddedCount: 0,
-      ...(content !== undefined ? { content } : {}),
       updatedAt: new Date(),
     })
     .where(eq(personalityDocuments.id, doc.id));

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 import { personalityDocuments } from '../../db/schema/documents';
+import { insertDocument } from './documents.repository';
 import { messages } from '../../../shared/messages';
 import { documentStatusLabel } from '../../../shared/schemas/documents';
 import { createPersonality, uploadOne, waitForDocument } from './documents.test-support';
@@ -74,7 +75,7 @@ describe('documents views', () => {
   it('lists newest first with the spec statuses', async () => {
     const db = server.database.db;
     await db.insert(personalityDocuments).values({ personalityId: pid, fileName: 'no-content.txt' });
-    await db.insert(personalityDocuments).values({ personalityId: pid, fileName: 'unchunked.txt', content: 'Some words.' });
+    await insertDocument(db, { personalityId: pid, fileName: 'unchunked.txt', content: 'Some words.' });
     const list = (await owner.get(`/api/personalities/${pid}/documents`)).body.documents;
     expect(list.map((d: any) => [d.fileName, d.status, documentStatusLabel(d)])).toEqual([
       ['unchunked.txt', 'needs_chunking', 'Needs Chunking'],

@@ -17,15 +17,33 @@ export interface ExtractPoolOptions {
 
 interface Task {
   req: ExtractTask;
+  /** The input's size, taken before its bytes are handed to the worker. */
+  size: number;
   resolve(res: ExtractResponse): void;
 }
 
 export interface ExtractPool {
-  run(task: ExtractTask): Promise<ExtractResponse>;
+  /**
+   * With `handOver`, the caller gives up the bytes: when they fill their own buffer they move to
+   * the worker without a copy (a 10 MB file is then held once, not twice) and are unusable after.
+   */
+  run(task: ExtractTask, options?: { handOver?: boolean }): Promise<ExtractResponse>;
   close(): Promise<void>;
 }
 
 const workerUrl = new URL('./extract.worker.ts', import.meta.url).href;
+/**
+ * An idle worker is stopped after this long: a large file leaves ~100 MB in its heap, which the
+ * server would otherwise carry through the whole database write that follows (the peak memory of
+ * ingesting 10 MB fell by about that much). A stream of files keeps it busy, so it is rarely respawned.
+ */
+const IDLE_MS = 1000;
+/** Bytes (or characters) from which a task counts as large: see finish(). */
+const LARGE_INPUT = 1024 * 1024;
+
+function inputSize(task: ExtractTask): number {
+  return task.op === 'extract' ? task.bytes.byteLength : task.text.length;
+}
 
 export function createExtractPool(opts: ExtractPoolOptions): ExtractPool {
   const queue: Task[] = [];
@@ -38,7 +56,7 @@ export function createExtractPool(opts: ExtractPoolOptions): ExtractPool {
 
   function spawn(): Promise<void> {
     const w = startTsWorker(workerUrl, {
-      resourceLimits: { maxOldGenerationSizeMb: opts.memoryMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+      resourceLimits: { maxOldGenerationSizeMb: opts.memoryMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
     });
     worker = w;
     return new Promise<void>((resolve, reject) => {
@@ -70,6 +88,8 @@ export function createExtractPool(opts: ExtractPoolOptions): ExtractPool {
     const { task } = running;
     running = null;
     task.resolve(res);
+    // After a large input with nothing waiting, stop at once: its heap is many times the input.
+    if (queue.length === 0 && task.size >= LARGE_INPUT && worker) stopIdleWorker();
     pump();
   }
 
@@ -104,24 +124,28 @@ export function createExtractPool(opts: ExtractPoolOptions): ExtractPool {
     );
   }
 
+  function stopIdleWorker() {
+    const w = worker;
+    worker = null;
+    ready = null;
+    void w?.terminate();
+  }
+
   function scheduleIdleStop() {
     if (idleTimer) clearTimeout(idleTimer);
-    idleTimer = setTimeout(() => {
-      const w = worker;
-      worker = null;
-      ready = null;
-      void w?.terminate();
-    }, opts.idleMs ?? 30_000);
+    idleTimer = setTimeout(stopIdleWorker, opts.idleMs ?? IDLE_MS);
     idleTimer.unref();
   }
 
   return {
-    run(task) {
+    run(task, options) {
       if (closed) return Promise.resolve({ id: 0, ok: false, failure: 'corrupt' });
-      // Bytes are transferred to the worker: hand over a private copy.
-      const req: ExtractTask = task.op === 'extract' ? { ...task, bytes: new Uint8Array(task.bytes) } : task;
+      // Bytes are transferred to the worker: a private copy, unless the caller handed over a
+      // buffer that is theirs alone (a small Buffer may share Node's pool with others).
+      const movable = task.op === 'extract' && options?.handOver && task.bytes.byteOffset === 0 && task.bytes.byteLength === task.bytes.buffer.byteLength;
+      const req: ExtractTask = task.op === 'extract' && !movable ? { ...task, bytes: new Uint8Array(task.bytes) } : task;
       return new Promise((resolve) => {
-        queue.push({ req, resolve });
+        queue.push({ req, resolve, size: inputSize(req) });
         pump();
       });
     },

@@ -4,7 +4,6 @@
 import { parentPort } from 'node:worker_threads';
 import type { ExtractRequest, ExtractResponse } from './extract-protocol';
 import { checkUnpackedSize } from './zip-inspect';
-import { htmlToText } from './html-to-text';
 import { normalizeExtractedText } from './text-normalize';
 import { markdownToText } from './markdown-to-text';
 import { chunkText } from './chunker';
@@ -75,8 +74,12 @@ async function extract(req: ExtractOp): Promise<Extracted> {
       return extractPdf(req);
     case 'docx':
       return extractDocx(req);
-    case 'html':
+    case 'html': {
+      // Loaded on first use, like the PDF and DOCX parsers: a worker handling text files never
+      // pays for a DOM implementation.
+      const { htmlToText } = await import('./html-to-text');
       return htmlToText(decode(req.bytes));
+    }
     case 'markdown':
       return { text: markdownToText(decode(req.bytes)), title: null };
     case 'text':

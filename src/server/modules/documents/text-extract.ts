@@ -16,8 +16,10 @@ export async function extractDocumentText(
   fileName: string,
   maxPages: number,
   chunking?: Chunking,
+  /** The caller will not use `bytes` again (see ExtractPool.run). */
+  handOver = false,
 ): Promise<ExtractOutcome> {
-  return outcome(await pool.run({ op: 'extract', kind, bytes, chunking }), fileName, maxPages);
+  return outcome(await pool.run({ op: 'extract', kind, bytes, chunking }, { handOver }), fileName, maxPages);
 }
 
 /** Chunks text that was extracted before (rechunk). */

@@ -6,7 +6,8 @@ import { eq } from 'drizzle-orm';
 import { startTestServer, type TestClient, type TestServer } from '../../test-support/test-server';
 import { personalities } from '../../db/schema/personalities';
 import { personalityShares } from '../../db/schema/sharing';
-import { personalityDocuments, personalityDocumentChunks } from '../../db/schema/documents';
+import { personalityDocuments, personalityDocumentChunks, personalityDocumentTexts } from '../../db/schema/documents';
+import { insertDocument } from '../documents/documents.repository';
 
 type Actor = 'anonymous' | 'stranger' | 'recipient' | 'owner' | 'admin';
 type Target = 'private' | 'shared' | 'public';
@@ -175,8 +176,8 @@ describe('DELETE /api/personalities/:id', () => {
     const id = created.body.personality.id as string;
     await setSharing(id, 'shared', false);
     await db.insert(personalityShares).values({ personalityId: id, sharedWithUserId: (actors.recipient as TestClient & { id: string }).id });
-    const [doc] = await db.insert(personalityDocuments).values({ personalityId: id, fileName: 'notes.txt', content: 'hello' }).returning();
-    await db.insert(personalityDocumentChunks).values({ documentId: doc!.id, personalityId: id, chunkIndex: 0, content: 'hello' });
+    const doc = await insertDocument(db, { personalityId: id, fileName: 'notes.txt', content: 'hello' });
+    await db.insert(personalityDocumentChunks).values({ documentId: doc.id, personalityId: id, chunkIndex: 0, content: 'hello' });
     expect((await actors.recipient.get(`/api/personalities/${id}`)).status).toBe(200);
 
     const res = await actors.owner.delete(`/api/personalities/${id}`);
@@ -186,6 +187,7 @@ describe('DELETE /api/personalities/:id', () => {
     expect(await db.select().from(personalityShares).where(eq(personalityShares.personalityId, id))).toHaveLength(0);
     expect(await db.select().from(personalityDocuments).where(eq(personalityDocuments.personalityId, id))).toHaveLength(0);
     expect(await db.select().from(personalityDocumentChunks).where(eq(personalityDocumentChunks.personalityId, id))).toHaveLength(0);
+    expect(await db.select().from(personalityDocumentTexts).where(eq(personalityDocumentTexts.documentId, doc.id))).toHaveLength(0);
     expect((await actors.owner.get(`/api/personalities/${id}`)).status).toBe(404);
     expect((await actors.owner.delete(`/api/personalities/${id}`)).status).toBe(404);
   });
