@@ -43,7 +43,7 @@ function textTypes(parsers: QueryOptions['parsers']): number[] {
 }
 
 export async function startPgliteThread(dataDir: string | null): Promise<PgliteThread> {
-  const worker: Worker = startTsWorker(workerUrl, { workerData: { dataDir } satisfies PgliteWorkerData, });
+  const worker: Worker = startTsWorker(workerUrl, { workerData: { dataDir } satisfies PgliteWorkerData });
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let nextTx = 1;
