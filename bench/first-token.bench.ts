@@ -9,6 +9,8 @@
 //   npx tsx bench/first-token.bench.ts          (CHUNKS=10000 ROUNDS=40 to change the size)
 import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
+import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
@@ -36,7 +38,11 @@ function child(roleName: string): { proc: ChildProcess; next: <T>() => Promise<T
 async function main() {
   const fake = child('fake');
   const { url: fakeUrl } = await fake.next<{ url: string }>();
+  // The embedded default as `npm start` runs it: PGlite in a data folder (on PostgreSQL when
+  // TEST_DATABASE_URL is set), not the in-memory database of the test suite.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-bench-'));
   const server = await startTestServer({
+    ...(process.env.TEST_DATABASE_URL ? {} : { dataDir }),
     env: { LLM_BASE_URL: fakeUrl, LLM_API_KEY: 'bench', LLM_MODEL: 'fake-model', LOG_LEVEL: 'warn', RATE_LIMIT_AUTH_PER_15MIN: '10000' },
   });
   const client = child('client');
@@ -84,5 +90,6 @@ async function main() {
     client.proc.kill();
     fake.proc.kill();
     await server.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
