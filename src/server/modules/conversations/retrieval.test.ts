@@ -11,6 +11,9 @@ import { createConversationsModule } from './conversations.module';
 import { createRetriever, fuse, pgVectorSearch, type Retriever } from './retrieval';
 import { createPersonality, makePublic, seedDocument } from './conversations.test-support';
 import { skipWithoutVector } from '../documents/documents.test-support';
+import { replaceChunks, setPrivacy } from '../documents/documents.repository';
+import { personalityDocuments } from '../../db/schema/documents';
+import { eq } from 'drizzle-orm';
 
 let server: TestServer;
 let ownerId: string;
@@ -75,6 +78,31 @@ describe('retrieval', () => {
     await makePublic(db, id);
     const asVisitor = await retriever.search({ personalityId: id, viewerId: null, text: 'nothing matches', limit: 5 });
     expect(asVisitor).toEqual({ passages: [], documentsNotReady: 1 });
+  });
+
+  it('never answers from chunks held in memory once they are replaced, made private or deleted', async () => {
+    const db = server.database.db;
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Changing');
+    await makePublic(db, id);
+    const docId = await seedDocument(db, { personalityId: id, fileName: 'notes.txt', chunks: ['The lighthouse keeper kept a log.'] });
+    const retriever = createRetriever(db, undefined);
+    const search = (text: string, viewerId: string | null = null) => retriever.search({ personalityId: id, viewerId, text, limit: 5 });
+    expect(names((await search('lighthouse')).passages)).toEqual(['notes.txt#0']);
+
+    // Reprocessed: the index in memory is for the old chunks and must not be used.
+    await db.transaction((tx) => replaceChunks(tx, { id: docId, personalityId: id }, ['A windmill ground the grain.', 'Flour for bread.']));
+    expect((await search('lighthouse')).passages).toEqual([]);
+    expect(names((await search('windmill grain')).passages)).toEqual(['notes.txt#0']);
+
+    // Made private: gone for everyone but the owner, though its postings are still in memory.
+    await setPrivacy(db, id, docId, true);
+    expect((await search('windmill')).passages).toEqual([]);
+    expect(names((await search('windmill', owner.id)).passages)).toEqual(['notes.txt#0']);
+
+    // Deleted: gone.
+    await db.delete(personalityDocuments).where(eq(personalityDocuments.id, docId));
+    expect((await search('windmill', owner.id)).passages).toEqual([]);
   });
 
   it('hybrid: fuses full-text and nearest vectors, with cosine similarity as the match, still private-filtered', async (ctx) => {

@@ -1,0 +1,112 @@
+// The streaming chat-completions client against a loopback server that answers in the wire
+// formats real servers use: SSE split at awkward places, a plain JSON completion, errors.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChatCompletionsError, createChatCompletions } from './chat-completions';
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
+let handler: Handler;
+let server: http.Server;
+let baseUrl: string;
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => handler(req, res, body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const chunk = (text: string) => `data: ${JSON.stringify({ choices: [{ delta: { content: text } }] })}\n\n`;
+
+async function collect(target = { baseUrl, apiKey: 'secret-key', model: 'm' }, signal = new AbortController().signal): Promise<string[]> {
+  const out: string[] = [];
+  for await (const piece of createChatCompletions(target).stream([{ role: 'user', content: 'Hi' }], signal)) out.push(piece);
+  return out;
+}
+
+describe('chat completions client', () => {
+  it('sends the model, messages and key, and yields deltas even when lines arrive in pieces', async () => {
+    let seen: { auth?: string; body?: unknown; path?: string } = {};
+    handler = (req, res, body) => {
+      seen = { auth: req.headers.authorization, body: JSON.parse(body), path: req.url };
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const wire = `: keep-alive\n\n${chunk('Hel')}${chunk('lo')}data: {"choices":[{"delta":{"role":"assistant"}}]}\r\n\r\n${chunk(' world')}data: [DONE]\n\n`;
+      // Cut the stream every 7 bytes: lines and JSON split across reads.
+      let at = 0;
+      const timer = setInterval(() => {
+        res.write(wire.slice(at, at + 7));
+        at += 7;
+        if (at >= wire.length) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 1);
+    };
+    expect((await collect()).join('')).toBe('Hello world');
+    expect(seen.path).toBe('/v1/chat/completions');
+    expect(seen.auth).toBe('Bearer secret-key');
+    expect(seen.body).toEqual({ model: 'm', messages: [{ role: 'user', content: 'Hi' }], stream: true });
+  });
+
+  it('reads a server that ignores stream:true and answers one completion', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'All at once.' } }] }));
+    };
+    expect(await collect()).toEqual(['All at once.']);
+  });
+
+  it("reports the server's own message on an HTTP error, without echoing the key", async () => {
+    handler = (_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'Incorrect API key provided.' } }));
+    };
+    const err = (await collect().catch((e: unknown) => e)) as ChatCompletionsError;
+    expect(err).toBeInstanceOf(ChatCompletionsError);
+    expect(err.status).toBe(401);
+    expect(err.message).toBe('the model server answered 401: Incorrect API key provided.');
+    expect(err.message).not.toContain('secret-key');
+  });
+
+  it('fails on an error in the stream and on a stream cut before [DONE]', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`${chunk('Partial')}data: {"error":{"message":"overloaded"}}\n\n`);
+    };
+    await expect(collect()).rejects.toThrow(/failed mid-reply: overloaded/);
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(chunk('Cut'));
+    };
+    await expect(collect()).rejects.toThrow(/ended the reply before \[DONE\]/);
+  });
+
+  it('ends quietly when aborted and closes the connection to the model', async () => {
+    let closed!: () => void;
+    const serverSawClose = new Promise<void>((resolve) => (closed = resolve));
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(chunk('First'));
+      res.on('close', closed);
+    };
+    const controller = new AbortController();
+    const out: string[] = [];
+    for await (const piece of createChatCompletions({ baseUrl, model: 'm' }).stream([{ role: 'user', content: 'Hi' }], controller.signal)) {
+      out.push(piece);
+      controller.abort();
+    }
+    expect(out).toEqual(['First']);
+    await serverSawClose;
+  });
+
+  it('refuses a base URL that is not http(s)', () => {
+    expect(() => createChatCompletions({ baseUrl: 'file:///etc', model: 'm' })).toThrow(/http/);
+  });
+});
