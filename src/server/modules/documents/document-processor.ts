@@ -99,6 +99,9 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
       return repo.replaceChunks(tx, doc, chunks, extracted);
     });
     const embedding = deps.embeddings && deps.hasVector ? deps.embeddings : undefined;
+    // Stored now: let a large text (and, without embeddings, its chunks) go before the slower steps.
+    extracted = undefined;
+    if (!embedding) chunks = [];
     await progress(embedding ? 30 : 95, true);
 
     // 3. Embeddings, batch by batch.
