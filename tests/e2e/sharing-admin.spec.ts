@@ -169,9 +169,19 @@ test('share, request public, approve, reorder and revert', async ({ browser, bas
   });
 
   await test.step('"A-Z Order", saved, is what the library shows', async () => {
-    await adminPage.getByRole('button', { name: 'A-Z Order' }).click();
-    expect(await orderingNames(adminPage, mine)).toEqual([alpha, bravo, main]);
-    await adminPage.getByRole('button', { name: 'Save Order' }).click();
+    // The order covers every public personality, and flows running beside this one publish and
+    // revert theirs: when one changed since the tab loaded, the server refuses the whole order
+    // (nothing saved, by design). Then the tab is reloaded and the admin tries again.
+    await expect(async () => {
+      await adminPage.goto('/admin');
+      await adminPage.getByRole('tab', { name: 'Personality Ordering' }).click();
+      await expect(adminPage.getByRole('heading', { name: alpha })).toBeVisible();
+      await adminPage.getByRole('button', { name: 'A-Z Order' }).click();
+      expect(await orderingNames(adminPage, mine)).toEqual([alpha, bravo, main]);
+      const saved = adminPage.waitForResponse((r) => r.url().endsWith('/api/admin/personalities/order') && r.request().method() === 'PUT');
+      await adminPage.getByRole('button', { name: 'Save Order' }).click();
+      expect((await saved).status()).toBe(200);
+    }).toPass({ timeout: 60_000 });
     await expect(adminPage.getByText('Personality order updated successfully').first()).toBeVisible();
     await expect.poll(() => libraryOrder(anonPage, mine)).toEqual([alpha, bravo, main]);
   });
