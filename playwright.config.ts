@@ -70,6 +70,8 @@ export default defineConfig({
       PORT: String(port),
       PUBLIC_URL: baseURL,
       DATA_DIR: process.env.E2E_DATA_DIR,
+      // E2E_WEB_ROOT tests a build made elsewhere (`vite build --outDir DIR`); default dist/web.
+      WEB_ROOT: process.env.E2E_WEB_ROOT ?? '',
       DATABASE_URL: '',
       SMTP_URL: '',
       ADMIN_EMAILS: 'admin@example.com',

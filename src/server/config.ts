@@ -13,6 +13,8 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
   DATA_DIR: z.string().default('./data'),
+  // The built front end to serve (default dist/web). Lets several builds be tested side by side.
+  WEB_ROOT: optionalString,
   DATABASE_URL: optionalString,
   PUBLIC_URL: optionalString,
   AUTH_SECRET: optionalString,
@@ -62,6 +64,7 @@ export interface AppConfig {
   port: number;
   host: string;
   dataDir: string;
+  webRoot?: string;
   databaseUrl?: string;
   publicUrl: string;
   authSecret?: string;
@@ -110,6 +113,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     port,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
+    webRoot: e.WEB_ROOT ? path.resolve(e.WEB_ROOT) : undefined,
     databaseUrl: e.DATABASE_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${port}`).replace(/\/$/, ''),
     authSecret: e.AUTH_SECRET,

@@ -59,7 +59,7 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
     if (granted > 0) logger.info(`admin role granted to ${granted} account(s) from ADMIN_EMAILS`);
     // Embeddings live outside the migrations: pgvector may be missing (design.md).
     if (database.hasVector) await ensureVectorSchema(database.db);
-    const webRoot = opts.webRoot === null ? undefined : (opts.webRoot ?? (fs.existsSync(defaultWebRoot) ? defaultWebRoot : undefined));
+    const webRoot = opts.webRoot === null ? undefined : (opts.webRoot ?? config.webRoot ?? (fs.existsSync(defaultWebRoot) ? defaultWebRoot : undefined));
     const { app, preload, preloadSettled, documents } = createApp({
       config,
       database,
