@@ -81,4 +81,22 @@ describe('reply Markdown', () => {
     expect(box).toHaveTextContent('deep');
     expect(Date.now() - started).toBeLessThan(5000);
   });
+
+  it('renders GFM tables and strikethrough, and keeps angle-bracket autolinks to the allowed schemes', () => {
+    const box = show('| a | b |\n|---|---|\n| 1 | 2 |\n\n~~gone~~ <https://example.org/t> <javascript:alert(1)> www.example.com');
+    expect([...box.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['1', '2']);
+    expect(box.querySelector('del')).toHaveTextContent('gone');
+    const hrefs = [...box.querySelectorAll('a')].map((a) => a.getAttribute('href'));
+    expect(hrefs).toEqual(['https://example.org/t', 'http://www.example.com/']);
+    expect(box.innerHTML).not.toMatch(/href="javascript:/);
+  });
+
+  it('keeps DO_NOT_READ bold through inline formatting, and strips its markers from code', () => {
+    const box = show('[DO_NOT_READ]see **this** note[/DO_NOT_READ] spoken\n\n```\n[DO_NOT_READ]x = 1[/DO_NOT_READ]\n```');
+    const bold = [...box.querySelectorAll('[data-do-not-read]')].map((b) => b.textContent);
+    expect(bold).toEqual(['see ', 'this', ' note']);
+    expect(box.querySelector('pre code')?.textContent).toBe('x = 1\n');
+    expect(box.querySelector('pre [data-do-not-read]')).toBeNull();
+    expect(box).not.toHaveTextContent(/\uE000|\uE001/);
+  });
 });
