@@ -5,6 +5,7 @@
 // (spec section 9; do-not-read-markdown.ts).
 import type { ReactNode } from 'react';
 import Markdown, { type Components } from 'react-markdown';
+import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
 import { ImageOffIcon } from 'lucide-react';
 import { safeHref } from '../../../lib/safe-links';
@@ -77,7 +78,8 @@ const components: Components = {
   },
 };
 
-const remarkPlugins = [remarkGfm];
+// remark-breaks: a single newline in a reply is a line break, as people and models mean it.
+const remarkPlugins = [remarkGfm, remarkBreaks];
 const rehypePlugins = [rehypeDoNotRead];
 
 export function MarkdownContent({ text, className }: { text: string; className?: string }) {
