@@ -2,8 +2,11 @@
 // Starts the real server as a child process (PGlite in a fresh DATA_DIR, as `npm start` does),
 // uploads through the real multipart API and waits until every document is Ready. Prints seconds
 // and MB/s to Ready for a 10 MB plain-text file and for 1,000 small files, with embeddings off
-// and with a zero-latency fake embedding server, plus the server's peak resident memory (VmHWM).
-// Never fails on time: it reports. BENCH_EMBEDDING_DIMS (768) sets the fake vectors' size.
+// (EMBEDDING_MODEL=none) and with a zero-latency fake embedding server, and for a text file
+// embedded by the embedded model (the offline default: BENCH_EMBEDDED_MB, 1 MB unless set; 10 MB
+// takes tens of minutes on 2 cores), plus the server's resident memory idle before the upload
+// and its peak (VmHWM). Never fails on time: it reports. BENCH_EMBEDDING_DIMS (768) sets the fake
+// vectors' size.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -131,9 +134,11 @@ interface Row {
   peakMb: number;
 }
 
-async function scenario(name: string, files: { name: string; data: string }[], embeddings: boolean): Promise<Row> {
-  const fake = embeddings ? await startFakeOpenAI({ dimensions: dims }) : undefined;
-  const server = await startServerProcess(fake ? { LLM_BASE_URL: fake.url, EMBEDDING_MODEL: 'fake-embedding' } : {});
+async function scenario(name: string, files: { name: string; data: string }[], embeddings: boolean | 'embedded'): Promise<Row> {
+  const fake = embeddings === true ? await startFakeOpenAI({ dimensions: dims }) : undefined;
+  const server = await startServerProcess(
+    fake ? { LLM_BASE_URL: fake.url, EMBEDDING_MODEL: 'fake-embedding' } : embeddings === 'embedded' ? { EMBEDDING_MODEL: '' } : { EMBEDDING_MODEL: 'none' },
+  );
   try {
     const client = createClient(server.url);
     await client.signUp('bench@example.com', 'bench-pass-123');
@@ -148,7 +153,7 @@ async function scenario(name: string, files: { name: string; data: string }[], e
     const knowledge = (await client.get(`/api/personalities/${pid}/knowledge`)).body as { chunks: number };
     return {
       scenario: name,
-      embeddings: embeddings ? `fake, ${dims} dims` : 'off',
+      embeddings: embeddings === 'embedded' ? 'embedded model (512 dims + sentences)' : embeddings ? `fake, ${dims} dims` : 'off',
       files: files.length,
       mb: bytes / MB,
       seconds,
@@ -177,6 +182,13 @@ for (const [name, files] of [
     rows.push(row);
   }
 }
+const embeddedMb = Number(process.env.BENCH_EMBEDDED_MB ?? 1);
+if (embeddedMb > 0) {
+  process.stdout.write(`running: ${embeddedMb} MB text file, embedded model... `);
+  const row = await scenario(`${embeddedMb} MB text file`, [{ name: 'embedded.txt', data: prose(embeddedMb * MB, 9) }], 'embedded');
+  console.log(`${row.seconds.toFixed(1)} s`);
+  rows.push(row);
+}
 
 console.log(`\nDocument ingestion to Ready (server: child process, ${process.env.DATABASE_URL ? 'PostgreSQL at DATABASE_URL' : 'PGlite in DATA_DIR'}; 2-core machine)\n`);
 console.log('| scenario | embeddings | files | MB | chunks | seconds to Ready | MB/s | server RSS before | server peak RSS |');
@@ -188,5 +200,7 @@ for (const r of rows) {
 }
 const target = rows.find((r) => r.files === 1 && r.embeddings === 'off');
 if (target) {
+  const embedded = rows.find((r) => r.embeddings.startsWith('embedded'));
+  if (embedded) console.log(`\nEmbedded model: ${(embedded.mb / embedded.seconds * 60).toFixed(2)} MB per minute to Ready (10 MB: about ${(10 / (embedded.mb / embedded.seconds) / 60).toFixed(0)} min); server idle RSS before ${embedded.baseMb.toFixed(0)} MB, peak ${embedded.peakMb.toFixed(0)} MB`);
   console.log(`\nTarget: 10 MB to Ready < 10 s without embeddings -> ${target.seconds.toFixed(1)} s; peak RSS < 500 MB -> max ${Math.max(...rows.map((r) => r.peakMb)).toFixed(0)} MB`);
 }

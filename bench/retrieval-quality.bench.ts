@@ -1,105 +1,131 @@
-// Retrieval quality: `npx tsx bench/retrieval-quality.bench.ts`.
-// Three documents of our own and 30 questions (bench/retrieval-corpus.ts), chunked by the real
-// chunker and searched by the real retriever on an in-memory PGlite. For each question, the
-// passage that holds its answer is the chunk containing the answer phrase; we report recall@1,
-// recall@5 and MRR, full-text only and hybrid with the fake embedder (tests/fakes: a hashed
-// bag-of-words vector, so "hybrid" here measures the fusion, not a semantic model), at the default
-// chunk size and at a finer one, and again with 2,000 distractor chunks beside the documents.
-// Prints figures; never fails on them.
+// Retrieval quality: `npm run bench -- retrieval-quality`.
+// The evaluation set (bench/retrieval-eval-set.ts: four documents about one person, 51 answerable
+// questions and 12 the documents cannot answer; three unrelated documents beside them) is chunked by the real chunker, stored in an
+// in-memory PGlite, embedded the way the document job does, and asked through the real retriever
+// and the offline responder, in three modes: lexical only (no vectors), hybrid offline (the
+// embedded model) and hybrid with the fake embedder (tests/fakes: a hashed bag of words, so it
+// measures the scoring, not a semantic model). For each mode it prints recall@1, recall@5 and MRR
+// of the answering passage, the share of answerable questions whose offline reply holds the
+// answer, how many unanswerable questions the offline reply declined, and how many answerable ones
+// it declined wrongly. Prints figures; never fails on them.
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../src/server/db/client';
-import { chunkText } from '../src/server/modules/documents/chunker';
-import { ensureVectorSchema, insertEmbeddings } from '../src/server/modules/documents/chunk-search.repository';
-import { createRetriever, pgVectorSearch, type Retriever } from '../src/server/modules/conversations/retrieval';
 import { loadConfig } from '../src/server/config';
+import { chunkText } from '../src/server/modules/documents/chunker';
+import { ensureVectorSchema } from '../src/server/modules/documents/chunk-search.repository';
+import { embedDocumentChunks } from '../src/server/modules/documents/document-embedder';
+import { answeringPassages, createRetriever, type Retriever } from '../src/server/modules/conversations/retrieval';
+import { createVectorIndex } from '../src/server/modules/conversations/vector-index';
+import { composeOfflineReply, isDeclined } from '../src/server/ai/offline/offline-responder';
+import type { EmbeddingClient } from '../src/server/ai/embeddings';
+import { sharedEmbeddedEmbeddings } from '../src/server/ai/embedded/embedded-embeddings';
 import { fakeEmbedding } from '../tests/fakes/openai-fake';
-import { insertDocumentWithChunks, seedChunks, seededRandom, syntheticChunk, syntheticVocabulary, zipfSampler } from './chat-bench-support';
-import { corpus, questions } from './retrieval-corpus';
+import { insertDocumentWithChunks } from './chat-bench-support';
+import { documents, personName, questions } from './retrieval-eval-set';
+import { corpus as distractors } from './retrieval-corpus';
 
-const MODEL = 'fake-embedding';
 const config = loadConfig({ NODE_ENV: 'test' });
 
 interface Scores {
   recall1: number;
   recall5: number;
   mrr: number;
+  answered: number;
+  declined: number;
+  wronglyDeclined: number;
 }
 
 async function seedPersonality(db: Database, name: string): Promise<string> {
   await db.execute(sql`insert into "user" (id, name, email) values (${name}, ${name}, ${`${name}@bench.local`}) on conflict do nothing`);
   const res = (await db.execute(
-    sql`insert into personalities (user_id, name, sharing_type, is_public) values (${name}, ${name}, 'public', true) returning id`,
+    sql`insert into personalities (user_id, name, sharing_type, is_public) values (${name}, ${personName}, 'public', true) returning id`,
   )) as unknown as { rows: { id: string }[] };
   return res.rows[0]!.id;
 }
 
-async function seedCorpus(db: Database, personalityId: string, chunkSize: number): Promise<number> {
+async function seedDocuments(db: Database, personalityId: string): Promise<number> {
   let total = 0;
-  for (const doc of corpus) {
-    const chunks = chunkText(doc.text, { size: chunkSize, overlap: Math.min(config.documents.chunkOverlap, Math.floor(chunkSize / 2)) });
+  // Three unrelated first-person documents sit beside hers (a lighthouse keeper's, a baker's, a
+  // radio amateur's): births, fathers' trades, wives and first jobs that are not hers.
+  for (const doc of [...documents, ...distractors]) {
+    const chunks = chunkText(doc.text, { size: config.documents.chunkSize, overlap: config.documents.chunkOverlap });
     await insertDocumentWithChunks(db, personalityId, doc.fileName, chunks);
     total += chunks.length;
   }
   return total;
 }
 
-async function embedAll(db: Database, personalityId: string): Promise<void> {
-  const rows = (await db.execute(
-    sql`select id, document_id, content from personality_document_chunks where personality_id = ${personalityId}`,
-  )) as unknown as { rows: { id: string; document_id: string; content: string }[] };
-  for (let i = 0; i < rows.rows.length; i += 500) {
-    await insertEmbeddings(
-      db,
-      rows.rows.slice(i, i + 500).map((r) => ({ chunkId: r.id, documentId: r.document_id, personalityId, model: MODEL, embedding: fakeEmbedding(r.content) })),
-    );
-  }
+async function embedAll(db: Database, personalityId: string, embeddings: EmbeddingClient): Promise<void> {
+  const rows = (await db.execute(sql`select id from personality_documents where personality_id = ${personalityId}`)) as unknown as { rows: { id: string }[] };
+  for (const r of rows.rows) await embedDocumentChunks(db, embeddings, r.id, 16);
 }
 
 async function score(retriever: Retriever, personalityId: string): Promise<Scores> {
   let hit1 = 0;
   let hit5 = 0;
   let reciprocal = 0;
+  let answered = 0;
+  let declined = 0;
+  let wronglyDeclined = 0;
+  let answerable = 0;
   for (const q of questions) {
-    const { passages } = await retriever.search({ personalityId, viewerId: null, text: q.question, limit: 5 });
-    const rank = passages.findIndex((p) => p.content.includes(q.answerPhrase));
+    const result = await retriever.search({ personalityId, viewerId: null, text: q.question, limit: 5 });
+    // As the chat service does: nothing is quoted when retrieval finds the documents cannot answer.
+    const reply = composeOfflineReply({ personalityName: personName, question: q.question, passages: answeringPassages(result) });
+    if (!q.passage) {
+      if (isDeclined(reply)) declined++;
+      continue;
+    }
+    answerable++;
+    const rank = result.passages.findIndex((p) => p.content.includes(q.passage!));
     if (rank === 0) hit1++;
     if (rank >= 0) {
       hit5++;
       reciprocal += 1 / (rank + 1);
     }
+    if (isDeclined(reply)) wronglyDeclined++;
+    else if (reply.toLowerCase().includes((q.answer ?? q.passage).toLowerCase())) answered++;
+    if (process.env.BENCH_VERBOSE) console.log(`${rank}\t${q.question}\n${reply}\n`);
   }
-  const n = questions.length;
-  return { recall1: hit1 / n, recall5: hit5 / n, mrr: reciprocal / n };
+  return { recall1: hit1 / answerable, recall5: hit5 / answerable, mrr: reciprocal / answerable, answered: answered / answerable, declined, wronglyDeclined };
 }
 
-const pct = (x: number) => `${(x * 100).toFixed(0)}%`.padStart(5);
+const pct = (x: number) => `${(x * 100).toFixed(0)}%`.padStart(4);
+const unanswerable = questions.filter((q) => !q.passage).length;
+
+function print(label: string, s: Scores) {
+  console.log(
+    `  ${label.padEnd(26)} recall@1 ${pct(s.recall1)}  recall@5 ${pct(s.recall5)}  MRR ${s.mrr.toFixed(2)}  answer in reply ${pct(s.answered)}  ` +
+      `unanswerable declined ${s.declined}/${unanswerable}  answerable declined ${s.wronglyDeclined}`,
+  );
+}
 
 async function main() {
   const handle = await openDatabase({});
   const db = handle.db;
   await ensureVectorSchema(db);
-  const embedder = { model: MODEL, embed: async (texts: string[]) => texts.map((t) => fakeEmbedding(t)) };
-  const fullText = createRetriever(db, undefined);
-  const hybrid = createRetriever(db, pgVectorSearch(db, embedder));
-
-  console.log(`retrieval quality: ${questions.length} questions over ${corpus.length} documents (recall@1, recall@5, MRR)`);
-  const random = seededRandom(7);
-  const vocabulary = syntheticVocabulary(5000, random);
-  const pick = zipfSampler(vocabulary.length, random);
-  for (const chunkSize of [config.documents.chunkSize, 400]) {
-    for (const distractors of [0, 2000]) {
-      const id = await seedPersonality(db, `bench-${chunkSize}-${distractors}`);
-      const chunks = await seedCorpus(db, id, chunkSize);
-      if (distractors > 0) await seedChunks(db, id, Array.from({ length: distractors }, () => syntheticChunk(vocabulary, pick, chunkSize)));
-      await embedAll(db, id);
-      const ft = await score(fullText, id);
-      const hy = await score(hybrid, id);
-      const label = `chunk ${chunkSize} chars, ${chunks} document chunks + ${distractors} distractors`;
-      console.log(`  ${label}`);
-      console.log(`    full-text:             recall@1 ${pct(ft.recall1)}  recall@5 ${pct(ft.recall5)}  MRR ${ft.mrr.toFixed(2)}`);
-      console.log(`    hybrid (fake embedder): recall@1 ${pct(hy.recall1)}  recall@5 ${pct(hy.recall5)}  MRR ${hy.mrr.toFixed(2)}`);
-    }
+  const fake: EmbeddingClient = { model: 'fake-embedding', embed: async (texts) => texts.map((t) => fakeEmbedding(t)) };
+  const embedded = sharedEmbeddedEmbeddings();
+  console.log(
+    `retrieval quality: ${questions.length - unanswerable} answerable + ${unanswerable} unanswerable questions over ${documents.length} documents + ${distractors.length} distractors ` +
+      `(chunk ${config.documents.chunkSize}/${config.documents.chunkOverlap})`,
+  );
+  const modes: { label: string; embeddings?: EmbeddingClient }[] = [
+    { label: 'lexical only' },
+    { label: 'hybrid offline (embedded)', embeddings: embedded },
+    { label: 'hybrid (fake embedder)', embeddings: fake },
+  ];
+  for (const mode of modes) {
+    const id = await seedPersonality(db, `bench-${mode.label.replace(/\W+/g, '-')}`);
+    const chunks = await seedDocuments(db, id);
+    const started = performance.now();
+    if (mode.embeddings) await embedAll(db, id, mode.embeddings);
+    const embedMs = performance.now() - started;
+    const retriever = createRetriever(db, mode.embeddings ? createVectorIndex(db, mode.embeddings) : undefined);
+    print(mode.label, await score(retriever, id));
+    if (mode.embeddings) console.log(`    (${chunks} chunks embedded in ${(embedMs / 1000).toFixed(1)} s)`);
   }
+  await embedded.close();
   await handle.close();
 }
 

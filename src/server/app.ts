@@ -30,6 +30,9 @@ import { sharingRoutes } from './modules/sharing/sharing.routes';
 import { createAdminService } from './modules/admin/admin.service';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { createConversationsModule } from './modules/conversations/conversations.module';
+import { createCharacterCardService } from './modules/character-cards/character-cards.service';
+import { characterCardRoutes } from './modules/character-cards/character-cards.routes';
+import { isCardUploadPath } from './modules/character-cards/card-upload';
 import { messages } from '../shared/messages';
 import { limits } from '../shared/limits';
 
@@ -91,7 +94,9 @@ export function createApp(deps: AppDeps) {
     onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', messages.errors.tooLarge), 413),
   });
   // File uploads stream through their own, larger limits (documents-upload.ts).
-  app.use('/api/*', (c, next) => (isStreamedUploadPath(c.req.method, c.req.path) ? next() : jsonBodyLimit(c, next)));
+  app.use('/api/*', (c, next) =>
+    isStreamedUploadPath(c.req.method, c.req.path) || isCardUploadPath(c.req.method, c.req.path) ? next() : jsonBodyLimit(c, next),
+  );
   app.use('/api/*', sessionMiddleware(auth, db));
 
   const authLimit = { max: config.rateLimits.authPer15Min, windowSeconds: 15 * 60 };
@@ -111,6 +116,7 @@ export function createApp(deps: AppDeps) {
   const routes = app
     .route('/api/me', meRoutes())
     .route('/api/personalities', personalityRoutes(personalities))
+    .route('/api/personalities', characterCardRoutes(createCharacterCardService({ db, storage: documents.storage, documents: documents.service, logger })))
     .route('/api/personalities', documentRoutes(documents, logger))
     .route('/api/personalities', sharingRoutes(createSharingService(db, clock)))
     .route('/api/admin', adminRoutes(createAdminService(db, clock)))

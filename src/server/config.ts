@@ -38,7 +38,7 @@ const envSchema = z.object({
   RATE_LIMIT_FEEDBACK_PER_HOUR: z.coerce.number().int().positive().default(20),
   // Documents: chunking, extraction bounds, URL import, background jobs.
   CHUNK_SIZE: z.coerce.number().int().min(100).max(20000).default(1000),
-  CHUNK_OVERLAP: z.coerce.number().int().min(0).max(5000).default(200),
+  CHUNK_OVERLAP: z.coerce.number().int().min(0).max(5000).default(0),
   EMBEDDING_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
   EXTRACT_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   EXTRACT_MAX_PAGES: z.coerce.number().int().positive().default(2000),

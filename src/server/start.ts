@@ -81,6 +81,9 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
     const jobs = createJobRunner({ db: database.db, handlers: documents.jobHandlers, logger, ...config.jobs });
     documents.bindWake(jobs.wake);
     if (config.jobs.concurrency > 0) jobs.start();
+    // Chunks without a vector from the current embedding model (a changed EMBEDDING_MODEL, or the
+    // embedded model's first start) are queued for embedding in the background.
+    if (config.jobs.concurrency > 0) void documents.queueMissingEmbeddings();
     const port = (server.address() as AddressInfo).port;
     const url = `http://${config.host}:${port}`;
     return {

@@ -7,6 +7,10 @@ export const limits = {
   personalityNameMax: 200,
   personalityDescriptionMax: 5000,
   behaviorInstructionsMax: 20000,
+  /** A personality's greeting (the first message of every chat; a card's first_mes). */
+  personalityGreetingMax: 10000,
+  /** A character card file (.json or .png). */
+  characterCardMaxBytes: 10 * 1024 * 1024,
   agentIdMax: 200,
   feedbackMax: 5000,
   requestMessageMax: 2000,

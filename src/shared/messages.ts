@@ -26,6 +26,14 @@ export const messages = {
     createdByOther: 'Created by another user',
     loadFailed: 'Failed to load personalities',
   },
+  cards: {
+    notACard: (reason: string) => `This file is not a character card: ${reason}`,
+    noFile: 'Choose a .json or .png character card file',
+    imported: (name: string) => `Imported "${name}"`,
+    importFailed: 'Failed to import the character card',
+    noImage: 'This personality has no image to export as a PNG card',
+    exportNote: 'Documents other than the imported lorebook are not exported.',
+  },
   feedback: {
     empty: 'Please provide some feedback',
     failed: 'Failed to submit feedback. Please try again.',

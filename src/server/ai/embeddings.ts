@@ -1,6 +1,7 @@
 // The embedding client: any OpenAI-compatible POST {base}/embeddings (OpenAI, Ollama, vLLM,
 // llama.cpp, LM Studio). Configured by EMBEDDING_MODEL plus LLM_BASE_URL (with LLM_API_KEY), or
-// OPENAI_BASE_URL / OPENAI_API_KEY. Without a model, retrieval is full-text only.
+// OPENAI_BASE_URL / OPENAI_API_KEY. Without one, the embedded model is used (providers.ts);
+// EMBEDDING_MODEL=none turns vectors off (full-text retrieval only).
 import type { AppConfig } from '../config';
 
 export interface EmbeddingClient {
@@ -8,6 +9,9 @@ export interface EmbeddingClient {
   /** One vector per input, in order. */
   embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
 }
+
+/** EMBEDDING_MODEL=none: no vectors at all, not even the embedded model. */
+export const EMBEDDINGS_OFF = 'none';
 
 export class EmbeddingError extends Error {
   constructor(message: string) {
@@ -25,7 +29,7 @@ export interface EmbeddingTarget {
 /** Where embeddings go, or undefined when none is configured. */
 export function resolveEmbeddingTarget(config: Pick<AppConfig, 'llm' | 'openai'>): EmbeddingTarget | undefined {
   const model = config.llm.embeddingModel;
-  if (!model) return undefined;
+  if (!model || model === EMBEDDINGS_OFF) return undefined;
   if (config.llm.baseUrl) return { baseUrl: config.llm.baseUrl, apiKey: config.llm.apiKey, model };
   if (config.openai.baseUrl) return { baseUrl: config.openai.baseUrl, apiKey: config.openai.apiKey, model };
   if (config.openai.apiKey) return { baseUrl: 'https://api.openai.com/v1', apiKey: config.openai.apiKey, model };

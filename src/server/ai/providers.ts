@@ -2,10 +2,11 @@
 // default; any OpenAI-compatible chat-completions server when LLM_BASE_URL / LLM_API_KEY are set
 // (OpenAI, Ollama, vLLM, llama.cpp, LM Studio). Chat completions, not /v1/responses, which local
 // servers lack. Embeddings: EMBEDDING_MODEL on the LLM or OpenAI base URL (embeddings.ts), else
-// none (retrieval is full-text only).
+// the embedded model (ai/embedded: runs offline in a worker thread); EMBEDDING_MODEL=none: none.
 import { createChatCompletions } from './chat-completions';
 import type { AppConfig } from '../config';
-import { createEmbeddingClient, resolveEmbeddingTarget, type EmbeddingClient } from './embeddings';
+import { createEmbeddingClient, EMBEDDINGS_OFF, resolveEmbeddingTarget, type EmbeddingClient } from './embeddings';
+import { sharedEmbeddedEmbeddings } from './embedded/embedded-embeddings';
 import { composeOfflineReply, wordChunks, type OfflinePassage } from './offline/offline-responder';
 
 export interface ChatTurn {
@@ -40,10 +41,14 @@ export function createChatResponder(config: AppConfig): ChatResponder {
   return modelResponder({ baseUrl: baseUrl ?? DEFAULT_LLM_BASE_URL, apiKey, model: model ?? DEFAULT_LLM_MODEL });
 }
 
-/** The embedding model, or undefined when none is configured. */
+/**
+ * The embedding model: the configured EMBEDDING_MODEL's service, else the embedded model (one per
+ * process, shared by every app in it); undefined when EMBEDDING_MODEL=none.
+ */
 export function createEmbeddings(config: Pick<AppConfig, 'llm' | 'openai'>): EmbeddingClient | undefined {
+  if (config.llm.embeddingModel === EMBEDDINGS_OFF) return undefined;
   const target = resolveEmbeddingTarget(config);
-  return target ? createEmbeddingClient(target) : undefined;
+  return target ? createEmbeddingClient(target) : sharedEmbeddedEmbeddings();
 }
 
 export const offlineResponder: ChatResponder = {

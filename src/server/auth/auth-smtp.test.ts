@@ -59,7 +59,11 @@ describe('sign-up with SMTP configured', () => {
     const client = server.client();
     const up = await client.signUp(email, 'secret-pass', 'Mailed');
     expect(up.status).toBe(200);
+    // Mail is really sent: no session until the link is opened.
     expect(client.cookies.size).toBe(0);
+    expect(up.body.token).toBeNull();
+    expect((await client.get('/api/me')).body.user).toBeNull();
+    expect(server.logs.some((l) => l.includes('accounts are confirmed automatically'))).toBe(false);
 
     const mail = await mailTo(email);
     const body = decodeQuotedPrintable(mail.raw);

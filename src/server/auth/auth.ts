@@ -24,6 +24,9 @@ export interface AuthDeps {
 
 export function createAuth(deps: AuthDeps) {
   const { db, mailer, logger } = deps;
+  if (!mailer.delivers) {
+    logger.info('no mail server is configured (SMTP_URL unset): accounts are confirmed automatically and signed in at sign-up');
+  }
   return betterAuth({
     appName: 'Kindred',
     baseURL: deps.publicUrl,
@@ -38,8 +41,9 @@ export function createAuth(deps: AuthDeps) {
       maxPasswordLength: limits.passwordMax,
       // Without SMTP nobody could ever confirm, so the account works at once (the link is logged).
       requireEmailVerification: mailer.delivers,
-      // The spec's flow: sign-up shows "Check your email..." and the person then signs in.
-      autoSignIn: false,
+      // With mail, the spec's flow: sign-up shows "Check your email..." and waits for the link.
+      // Without, no link can ever arrive: the person is signed in straight after sign-up.
+      autoSignIn: !mailer.delivers,
     },
     emailVerification: {
       sendOnSignUp: true,

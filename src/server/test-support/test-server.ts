@@ -73,6 +73,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     RATE_LIMIT_AUTH_PER_15MIN: '1000',
     RATE_LIMIT_FEEDBACK_PER_HOUR: '1000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    // The embedded embedding model (~230 MB, ~1.3 s to load) only where a test is about it: those
+    // set EMBEDDING_MODEL themselves ('' for the embedded one).
+    EMBEDDING_MODEL: 'none',
     ...options.env,
   });
   const logger = createLogger('info', (line) => logs.push(line));

@@ -16,6 +16,8 @@ const name = z
 const voiceFields = {
   description: optionalText(limits.personalityDescriptionMax),
   behaviorInstructions: optionalText(limits.behaviorInstructionsMax),
+  /** The first message of every chat (blank: the generic greeting). */
+  greeting: optionalText(limits.personalityGreetingMax),
   voiceProvider: z.enum(VOICE_PROVIDERS).optional(),
   /** openai: a voice name (alloy...); elevenlabs: a preset (female, male) or a custom voice id. */
   voice: z.string().trim().max(100).nullable().optional(),
@@ -44,6 +46,9 @@ export const personalitySchema = z.object({
   name: z.string(),
   description: z.string().nullable(),
   behaviorInstructions: z.string().nullable(),
+  greeting: z.string().nullable(),
+  /** An avatar image exists (GET /api/personalities/{id}/avatar); from an imported PNG card. */
+  hasAvatar: z.boolean(),
   voiceProvider: z.enum(VOICE_PROVIDERS),
   /** The voice the UI shows in its select (see `voice` in the create schema). */
   voice: z.string().nullable(),

@@ -2,7 +2,8 @@
 // instructions hidden in documents.
 import { describe, expect, it } from 'vitest';
 import { splitDoNotRead } from '../../../shared/do-not-read';
-import { composeOfflineReply, wordChunks } from './offline-responder';
+import { composeOfflineReply, declineReply, isDeclined, replyWindow, wordChunks } from './offline-responder';
+import { contentTerms, sentences } from './text-match';
 
 const passages = [
   { fileName: 'notes.txt', chunkIndex: 0, similarity: 0.8, content: 'I met Charles Babbage in 1833. We spoke of his Difference Engine for hours.' },
@@ -10,18 +11,68 @@ const passages = [
 ];
 
 describe('offline responder', () => {
-  it('answers from the best matching sentences, in the first person, citing "{file} (chunk N)"', () => {
+  it('answers in its name from the best passage, citing "{file} (chunk N)", and quotes no other passage', () => {
     const reply = composeOfflineReply({ personalityName: 'Ada', question: 'When did you meet Charles Babbage?', passages });
-    expect(reply).toContain('I met Charles Babbage in 1833.');
+    expect(reply).toMatch(/Ada/);
+    expect(reply).toContain('> I met Charles Babbage in 1833. We spoke of his Difference Engine for hours.');
     expect(reply).not.toContain('Poetry was forbidden');
     const cited = splitDoNotRead(reply).filter((s) => s.doNotRead).map((s) => s.text);
     expect(cited).toEqual(['(from notes.txt (chunk 1))']);
   });
 
-  it('says plainly when its documents hold nothing on the question', () => {
+  it('says plainly that its documents say nothing about that, and quotes nothing, when no passage speaks to the question', () => {
+    // Retrieval judged the question unanswerable and handed over no passage.
+    expect(composeOfflineReply({ personalityName: 'Ada', question: 'Tell me about the engine', passages: [] })).toBe(declineReply('Ada'));
+    expect(declineReply('Ada')).toBe("I'm Ada, and my documents say nothing about that, so I would rather not guess. Ask me about something they cover.");
+    // Without vectors, passages that share no word with the question are no answer either.
     const reply = composeOfflineReply({ personalityName: 'Ada', question: 'Which football club do you support?', passages });
-    expect(reply).toBe("I'm Ada, and my documents hold nothing on that question, so I would rather not guess. Ask me about something they cover.");
-    expect(composeOfflineReply({ personalityName: 'Ada', question: 'Tell me about the engine', passages: [] })).toContain('hold nothing');
+    expect(reply).toBe(declineReply('Ada'));
+    expect(isDeclined(reply)).toBe(true);
+    expect(reply).not.toContain('>');
+  });
+
+  it('quotes a 2-3 sentence window around the most similar sentence, never a heading, date line, greeting, sign-off or repeat', () => {
+    const letter = [
+      '# Letters home',
+      'Tobermory, 3 October 1995',
+      'Dear Anna,',
+      'The weather turned cold last week. Your father has finally finished the boat. It is a dinghy of larch, eleven feet long. He named her Solveig. The first time he launched her she leaked.',
+      'Your father has finally finished the boat.',
+      'With love,',
+      'Mum',
+    ].join('\n');
+    const all = sentences(letter);
+    const center = all.indexOf('He named her Solveig.');
+    const passage = { fileName: 'letters.txt', chunkIndex: 2, similarity: 0.7, content: letter, bestSentence: center, sentenceSimilarity: 0.8 };
+    const window = replyWindow(passage, []);
+    expect(window).toContain('He named her Solveig.');
+    expect(window.length).toBeGreaterThanOrEqual(2);
+    expect(window.length).toBeLessThanOrEqual(3);
+    expect(letter.replace(/\n/g, ' ')).toContain(window.join(' ')); // contiguous, in order
+    const reply = composeOfflineReply({ personalityName: 'Marta', question: 'What is the boat called?', passages: [passage] });
+    expect(reply).toContain('He named her Solveig.');
+    expect(reply).toContain('(from letters.txt (chunk 3))');
+    for (const never of ['# Letters home', 'Tobermory, 3 October 1995', 'Dear Anna,', 'With love,', 'Mum']) expect(reply).not.toContain(never);
+
+    // The most similar sentence next to a heading and a date line: the window stays inside the prose.
+    const first = { ...passage, bestSentence: all.indexOf('The weather turned cold last week.') };
+    expect(replyWindow(first, [])).toEqual(['The weather turned cold last week.', 'Your father has finally finished the boat.', 'It is a dinghy of larch, eleven feet long.']);
+    // A sentence repeated later in the passage is quoted once.
+    const last = { ...passage, bestSentence: all.lastIndexOf('Your father has finally finished the boat.') };
+    const w = replyWindow(last, []);
+    expect(new Set(w).size).toBe(w.length);
+    expect(w.filter((x) => x === 'Your father has finally finished the boat.').length).toBeLessThanOrEqual(1);
+    // Pointing at a date line: the window comes from the prose, not the date.
+    const dated = replyWindow({ ...passage, bestSentence: all.indexOf('Tobermory, 3 October 1995') }, contentTerms('What is the boat called?'));
+    expect(dated.join(' ')).not.toContain('October');
+    expect(dated.some((x) => /boat/.test(x))).toBe(true);
+  });
+
+  it('without vectors, centres the window on the sentence sharing most of the question\'s words', () => {
+    const content = 'I was born in Umeå in 1951. My father was a railway signalman. My mother taught needlework. We lived above a shop.';
+    const w = replyWindow({ fileName: 'm.md', chunkIndex: 0, similarity: 0.5, content }, contentTerms('What did your father do as a signalman?'));
+    expect(w).toContain('My father was a railway signalman.');
+    expect(w.length).toBeLessThanOrEqual(3);
   });
 
   it('greets back', () => {

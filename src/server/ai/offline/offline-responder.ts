@@ -1,6 +1,9 @@
 // The embedded default responder: no language model, no network. It answers in the personality's
-// name from the sentences of its best-matching passages, cites them, and says plainly when its
-// documents hold nothing on the question. It only ever quotes the passages: nothing inside them
+// name with a short window of its best passage (the sentence most similar to the question, by
+// embedding when retrieval knows it, else by shared words, with its neighbours: two or three
+// sentences, never a heading, a date line, a greeting or sign-off, a question line or a repeated
+// sentence), cites it, and says plainly when its documents say nothing on the question (retrieval
+// decides that and then hands over no passage). It only ever quotes the passage: nothing inside it
 // (or the system prompt) is treated as an instruction, so it cannot be talked into revealing it.
 import { DO_NOT_READ_CLOSE, DO_NOT_READ_OPEN } from '../../../shared/do-not-read';
 import { referenceName } from '../../../shared/document-reference';
@@ -11,6 +14,10 @@ export interface OfflinePassage {
   chunkIndex: number;
   content: string;
   similarity: number;
+  /** Index in sentences(content) of the sentence most similar to the question, when known. */
+  bestSentence?: number;
+  /** That sentence's cosine similarity with the question. */
+  sentenceSimilarity?: number;
 }
 
 export interface OfflineReplyInput {
@@ -19,73 +26,128 @@ export interface OfflineReplyInput {
   passages: OfflinePassage[];
 }
 
-const MAX_SENTENCES = 3;
 const GREETING = /^(hi|hello|hey|hiya|howdy|greetings|good (morning|afternoon|evening|day))\b/i;
+
+export function declineReply(name: string): string {
+  return `I'm ${name}, and my documents say nothing about that, so I would rather not guess. Ask me about something they cover.`;
+}
 
 export function composeOfflineReply(input: OfflineReplyInput): string {
   const name = input.personalityName;
   const terms = contentTerms(input.question);
-  if (terms.length === 0 || (GREETING.test(input.question.trim()) && words(input.question).length <= 5)) {
+  if ((terms.length === 0 && input.passages.length === 0) || (GREETING.test(input.question.trim()) && words(input.question).length <= 5)) {
     return `Hello! I'm ${name}. I answer from my own documents, so ask me about something they cover and I will tell you what they say.`;
   }
-  const picked = pickSentences(terms, input.passages);
-  if (picked.length === 0) {
-    return `I'm ${name}, and my documents hold nothing on that question, so I would rather not guess. Ask me about something they cover.`;
-  }
+  const best = answeringPassage(input.passages);
+  const window = best ? replyWindow(best, terms) : [];
+  if (window.length === 0) return declineReply(name);
   const intro = INTROS[hash(input.question) % INTROS.length]!(name);
-  const body = groupBySource(picked)
-    .map((g) => `> ${g.sentences.join(' ')}\n\n${DO_NOT_READ_OPEN}(from ${g.label})${DO_NOT_READ_CLOSE}`)
-    .join('\n\n');
-  return `${intro}\n\n${body}`;
+  return `${intro}\n\n> ${window.join(' ')}\n\n${DO_NOT_READ_OPEN}(from ${referenceName(best!.fileName, best!.chunkIndex)})${DO_NOT_READ_CLOSE}`;
+}
+
+/** Passages the reply may quote from: the best few by ranking. */
+const QUOTE_FROM = 5;
+/** How much the closest sentence's similarity counts against the passage's score in that choice. */
+const SENTENCE_WEIGHT = 0.5;
+
+/**
+ * The passage to quote: among the best few, the one whose closest sentence is closest to the
+ * question (blended with the passage's own score), since the answer is a sentence, not a passage.
+ * Without sentence similarities (no vectors), the best-ranked passage.
+ */
+function answeringPassage(passages: OfflinePassage[]): OfflinePassage | undefined {
+  let best = passages[0];
+  if (!best || best.sentenceSimilarity === undefined) return best;
+  const value = (p: OfflinePassage) => (1 - SENTENCE_WEIGHT) * p.similarity + SENTENCE_WEIGHT * (p.sentenceSimilarity ?? 0);
+  for (const p of passages.slice(1, QUOTE_FROM)) if (p.sentenceSimilarity !== undefined && value(p) > value(best)) best = p;
+  return best;
 }
 
 const INTROS: ((name: string) => string)[] = [
   (name) => `Speaking as ${name}, here is what my documents say about that:`,
-  () => `Let me answer from my own words on the matter:`,
-  () => `Here is what I can tell you about that, from what I have written:`,
+  (name) => `I'm ${name}. Let me answer from my own words on the matter:`,
+  (name) => `I'm ${name}, and here is what I can tell you about that, from what I have written:`,
 ];
 
-interface Picked {
-  passageRank: number;
-  sentenceIndex: number;
-  text: string;
-  label: string;
-  score: number;
-}
+/** Most sentences quoted, and the fewest when the passage has more to give. */
+const WINDOW = 3;
 
-/** The sentences holding most of the question's words, best passages first; ties keep order. */
-function pickSentences(terms: string[], passages: OfflinePassage[]): Picked[] {
-  const candidates: Picked[] = [];
-  passages.forEach((p, passageRank) => {
-    sentences(p.content).forEach((text, sentenceIndex) => {
-      const score = overlap(terms, text);
-      if (score > 0) candidates.push({ passageRank, sentenceIndex, text, label: referenceName(p.fileName, p.chunkIndex), score });
-    });
+/**
+ * The sentences to quote from a passage: the one most similar to the question (by embedding when
+ * known, else the most shared words) and its neighbours, two or three in all, only sentences that
+ * say something. Empty when nothing in the passage speaks to the question.
+ */
+export function replyWindow(passage: OfflinePassage, terms: string[]): string[] {
+  const all = sentences(passage.content);
+  const seen = new Set<string>();
+  // Sayable sentences keep their position; the rest break the window (it never spans a heading).
+  const sayable = all.map((s) => {
+    const text = s.replace(/^A:\s*/, '');
+    const key = text.toLowerCase();
+    if (!isSayable(text) || seen.has(key)) return undefined;
+    seen.add(key);
+    return text;
   });
-  const best = Math.max(0, ...candidates.map((c) => c.score));
-  // A sentence sharing one stray word with a many-word question is not an answer.
-  const floor = terms.length >= 3 ? Math.max(1, Math.ceil(best / 2)) : 1;
-  return candidates
-    .filter((c) => c.score >= floor)
-    .sort((a, b) => b.score - a.score || a.passageRank - b.passageRank || a.sentenceIndex - b.sentenceIndex)
-    .slice(0, MAX_SENTENCES)
-    .sort((a, b) => a.passageRank - b.passageRank || a.sentenceIndex - b.sentenceIndex);
+  let center = passage.bestSentence !== undefined && sayable[passage.bestSentence] !== undefined ? passage.bestSentence : -1;
+  if (center === -1) {
+    let bestScore = 0;
+    sayable.forEach((text, i) => {
+      const score = text === undefined ? 0 : overlap(terms, text);
+      if (score > bestScore) {
+        bestScore = score;
+        center = i;
+      }
+    });
+    // Nothing shares a word with the question and vectors did not say which sentence: no answer here.
+    if (center === -1) return passage.bestSentence === undefined ? [] : firstSayable(sayable);
+  }
+  let from = center;
+  let to = center + 1;
+  // Add the following sentence first (an answer often continues), then the one before.
+  for (const step of [1, -1, 1]) {
+    if (to - from >= WINDOW) break;
+    if (step === 1 && sayable[to] !== undefined) to++;
+    else if (step === -1 && from > 0 && sayable[from - 1] !== undefined) from--;
+  }
+  return sayable.slice(from, to) as string[];
 }
 
-function groupBySource(picked: Picked[]): { label: string; sentences: string[] }[] {
-  const groups: { label: string; sentences: string[] }[] = [];
-  for (const p of picked) {
-    const last = groups[groups.length - 1];
-    if (last && last.label === p.label) last.sentences.push(p.text);
-    else groups.push({ label: p.label, sentences: [p.text] });
-  }
-  return groups;
+function firstSayable(sayable: (string | undefined)[]): string[] {
+  const i = sayable.findIndex((s) => s !== undefined);
+  return i === -1 ? [] : (sayable.slice(i, i + 2).filter((s) => s !== undefined) as string[]);
+}
+
+const MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december';
+const DATE = `(\\d{1,2}(st|nd|rd|th)? (${MONTHS})|(${MONTHS}) \\d{1,2}(st|nd|rd|th)?),? \\d{4}`;
+const DATE_LINE = new RegExp(
+  // "3 October 1995", "Tobermory, 3 October 1995", "Diary, 2003", "12/01/2003"
+  `^(\\p{L}[\\p{L} .'-]{0,30}, *)?${DATE}\\.?$|^\\p{L}[\\p{L} .'-]{0,30}, *((spring|summer|autumn|winter) )?\\d{4}\\.?$|^\\d{1,4}[-/.]\\d{1,2}[-/.]\\d{1,4}$`,
+  'iu',
+);
+const SIGN_OFF = /^(with (love|best wishes|all my love)|love|yours( (ever|truly|sincerely|faithfully))?|best( wishes)?|kind regards|regards|sincerely|cheers|till next (time|year)|until next time|all the best|affectionately)\b[^.!?]{0,40}[,.!]?$/i;
+const SALUTATION = /^(dear|my dear|dearest|hi|hello)\b[^.!?]{0,40},$/i;
+
+/** A sentence that says something: not a heading, a date line, a greeting or sign-off, a name alone or a question. */
+export function isSayable(sentence: string): boolean {
+  const s = sentence.trim();
+  if (s.length === 0 || /^#{1,6}\s/.test(s) || /^Q:/.test(s) || s.endsWith('?')) return false;
+  if (DATE_LINE.test(s) || SIGN_OFF.test(s) || SALUTATION.test(s)) return false;
+  // A line of a few words without a sentence's end: a heading, a title, a signature.
+  if (!/[.!…"'”)]$/.test(s) && words(s).length <= 8) return false;
+  // A name or initial alone ("Mum", "M.", "Arthur.").
+  if (words(s).length <= 2) return false;
+  return true;
 }
 
 function hash(s: string): number {
   let h = 0;
   for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) >>> 0;
   return h;
+}
+
+/** The reply says the documents hold nothing on the question (for the benchmark and tests). */
+export function isDeclined(reply: string): boolean {
+  return /hold nothing on that question|say nothing about that/.test(reply);
 }
 
 /** Splits a reply into words (keeping their trailing spaces) so it streams word by word. */

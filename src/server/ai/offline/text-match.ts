@@ -1,51 +1,57 @@
-// Small, dependency-free text matching for the offline responder: content words of a question,
-// a crude stem so "engines" meets "engine", and sentence splitting.
-const STOPWORDS = new Set(
-  (
-    'a an and are as at be been being but by can could did do does doing for from had has have having he her hers him his how i if in into ' +
-    'is it its just me my myself no not of on or our ours out over she should so some than that the their theirs them then there these they ' +
-    'this those through to too under up very was we were what when where which while who whom why will with would you your yours yourself ' +
-    'tell about please know think say said says ever really much many any also more most like get got us let'
-  ).split(' '),
-);
+// Text matching shared by retrieval and the offline responder: a question's content words (an
+// English stopword list and the Porter stemmer, both kept libraries, not lists of our own), and
+// sentence splitting. The sentences of a passage are split the same way when the document job
+// embeds them and when a reply picks one, so a sentence's index means the same thing in both.
+import { eng as ENGLISH_STOPWORDS } from 'stopword';
+import { stemmer } from 'stemmer';
 
-/** A crude English stem: enough for matching, not for display. */
+const STOPWORDS = new Set(ENGLISH_STOPWORDS);
+
+/** The Porter stem of a word: enough for matching, not for display. */
 export function stem(word: string): string {
-  let w = word.toLowerCase();
-  for (const suffix of ['ingly', 'edly', 'ing', 'ies', 'ied', 'ed', 'es', 's', 'ly']) {
-    if (w.length > suffix.length + 2 && w.endsWith(suffix)) {
-      w = w.slice(0, -suffix.length) + (suffix === 'ies' || suffix === 'ied' ? 'y' : '');
-      break;
-    }
-  }
-  return w;
+  return stemmer(word.toLowerCase());
 }
 
 export function words(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? [];
 }
 
-/** Distinct stems of the question's content words. */
-export function contentTerms(text: string): string[] {
+export function isStopword(word: string): boolean {
+  return STOPWORDS.has(word.toLowerCase().replace(/'.*$/, '')) || STOPWORDS.has(word.toLowerCase());
+}
+
+/** The question's content words as written (stop words dropped), in order, once each. */
+export function contentWords(text: string): string[] {
   const out = new Set<string>();
-  for (const w of words(text)) {
-    if (w.length < 2 || STOPWORDS.has(w)) continue;
-    out.add(stem(w));
-  }
+  for (const w of words(text)) if (w.length >= 2 && !isStopword(w)) out.add(w);
   return [...out];
 }
 
-/** Sentences of a passage, trimmed; very long runs without punctuation are cut at ~300 chars. */
+/** Distinct stems of the question's content words. */
+export function contentTerms(text: string): string[] {
+  return [...new Set(contentWords(text).map(stem))];
+}
+
+/** Longest sentence kept whole; a longer run without punctuation is cut into pieces. */
+const MAX_SENTENCE = 400;
+const PIECE = 300;
+
+/**
+ * Sentences of a passage, trimmed, in order. Each line is split on its own (a heading, a date line
+ * or a sign-off is a line, never glued to the sentence after it); very long runs are cut.
+ */
 export function sentences(text: string): string[] {
-  const parts = text
-    .replace(/\s+/g, ' ')
-    .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'“(])/u)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
   const out: string[] = [];
-  for (const p of parts) {
-    if (p.length <= 400) out.push(p);
-    else for (let i = 0; i < p.length; i += 300) out.push(`${p.slice(i, i + 300).trim()}${i + 300 < p.length ? '…' : ''}`);
+  for (const line of text.split(/\n+/)) {
+    const parts = line
+      .replace(/\s+/g, ' ')
+      .split(/(?<=[.!?…]["'”’)\]]*)\s+(?=[\p{Lu}\p{N}"'“(])/u)
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0);
+    for (const p of parts) {
+      if (p.length <= MAX_SENTENCE) out.push(p);
+      else for (let i = 0; i < p.length; i += PIECE) out.push(p.slice(i, i + PIECE).trim());
+    }
   }
   return out;
 }

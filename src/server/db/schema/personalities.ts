@@ -1,5 +1,6 @@
 import { pgTable, text, uuid, timestamp, boolean, integer, jsonb, index } from 'drizzle-orm/pg-core';
 import { user } from './auth';
+import type { CardBook } from '../../../shared/schemas/character-card';
 
 export interface VoiceSettings {
   voice_id?: string;
@@ -28,6 +29,18 @@ export const personalities = pgTable(
     sharingType: text('sharing_type'),
     isPublic: boolean('is_public').notNull().default(false),
     displayOrder: integer('display_order'),
+    /** Opens every chat instead of the generic greeting when set (a card's first_mes). */
+    greeting: text('greeting'),
+    /** Storage key of the avatar (a PNG card's image, validated and rebuilt from its chunks). */
+    avatarKey: text('avatar_key'),
+    /** The imported card's lorebook settings (entry keys, names, order), for export. */
+    cardBook: jsonb('card_book').$type<CardBook>(),
+    /**
+     * The knowledge document holding the lorebook's entries; exported while it exists. The
+     * foreign key (on delete set null) is in migration 0009; not declared here, since
+     * documents.ts already imports this file.
+     */
+    lorebookDocumentId: uuid('lorebook_document_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

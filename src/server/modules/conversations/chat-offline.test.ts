@@ -67,8 +67,28 @@ describe('chat with the offline responder', () => {
     await seedDocument(server.database.db, { personalityId: id, fileName: 'engine-notes.txt', chunks: ENGINE_NOTES });
     const res = await chat(owner, id, { message: 'What is your favourite football team?' });
     expect(res.status).toBe(200);
-    expect(res.text).toContain('my documents hold nothing on that question');
+    expect(res.text).toContain('my documents say nothing about that');
+    expect(res.text).not.toContain('>');
     expect(eventOf(res, 'start')!.documentReferences).toEqual([]);
+  });
+
+  it('quotes a 2-3 sentence window of prose from the best passage: never its heading, date line, greeting or sign-off', async () => {
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Marta');
+    const letter =
+      '# Letters home\n\nTobermory, 3 October 1995\nDear Anna,\n\nThe weather turned cold. Your father has finally finished the boat. ' +
+      'It is a clinker-built dinghy of larch, eleven feet long. He painted her blue and named her Solveig.\n\nWith love,\nMum';
+    await seedDocument(server.database.db, { personalityId: id, fileName: 'letters.txt', chunks: [letter] });
+    const res = await chat(owner, id, { message: 'What colour did your husband paint the dinghy?' });
+    expect(res.status).toBe(200);
+    const quote = res.text.split('\n').filter((l) => l.startsWith('> '));
+    expect(quote).toHaveLength(1);
+    const quoted = quote[0]!.slice(2).split(/(?<=\.)\s+/);
+    expect(quoted.length).toBeGreaterThanOrEqual(2);
+    expect(quoted.length).toBeLessThanOrEqual(3);
+    expect(quote[0]).toContain('He painted her blue and named her Solveig.');
+    for (const never of ['# Letters home', 'Tobermory, 3 October 1995', 'Dear Anna,', 'With love,', 'Mum']) expect(res.text).not.toContain(never);
+    expect(res.text).toContain('(from letters.txt (chunk 1))');
   });
 
   it('lets an anonymous visitor chat with a public personality, keeping nothing on the server', async () => {

@@ -21,7 +21,7 @@ import { createChatRun, type ChatRun, type Exchange } from './chat-run';
 import type { PersonaContexts } from './persona-context';
 import { boundHistory, buildMessages, buildSystemPrompt, type HistoryTurn } from './prompt-builder';
 import type { PreviewSigner } from './preview-token';
-import type { RetrievedPassage, Retriever } from './retrieval';
+import { answeringPassages, type RetrievedPassage, type Retriever } from './retrieval';
 
 export interface ChatDeps {
   db: Database;
@@ -82,12 +82,15 @@ export function createChatService(deps: ChatDeps) {
     const personality = await loadVisiblePersonality(db, personalityId, viewerId);
     const { context, hit } = await contexts.get(personality);
     const { turns, title } = await history(viewer, personality, input, context.greeting);
-    const { passages: found, documentsNotReady } = await retriever.search({
+    const result = await retriever.search({
       personalityId: personality.id,
       viewerId,
       text: input.message,
       limit: limits.chatPassages,
     });
+    // When the documents cannot answer, nothing is quoted or cited, and the prompt says so.
+    const found = answeringPassages(result);
+    const { documentsNotReady } = result;
     const documentsProcessing = documentsNotReady > 0;
     const systemPrompt = buildSystemPrompt(context.personaPrompt, found, documentsProcessing);
     return {
@@ -99,7 +102,13 @@ export function createChatService(deps: ChatDeps) {
       message: input.message,
       messages: buildMessages(systemPrompt, turns, input.message),
       documents: found.map(toReference),
-      passages: found.map((p) => ({ fileName: p.fileName, chunkIndex: p.chunkIndex, content: p.content, similarity: p.similarity })),
+      passages: found.map((p) => ({
+        fileName: p.fileName,
+        chunkIndex: p.chunkIndex,
+        content: p.content,
+        similarity: p.similarity,
+        ...(p.bestSentence !== undefined ? { bestSentence: p.bestSentence, sentenceSimilarity: p.sentenceSimilarity } : {}),
+      })),
       documentsProcessing,
     };
   }

@@ -10,7 +10,9 @@ import { questionRoutes } from '../questions/questions.routes';
 import { createRouter } from '../../lib/openapi';
 import { createContextCache } from './context-cache';
 import { createPersonaContexts } from './persona-context';
-import { createRetriever, pgVectorSearch, type VectorSearch } from './retrieval';
+import { createRetriever, type VectorSearch } from './retrieval';
+import { createVectorIndex } from './vector-index';
+import { hasEmbeddings } from '../documents/chunk-search.repository';
 import { createPreviewSigner } from './preview-token';
 import { createConversationService } from './conversations.service';
 import { createChatService } from './chat.service';
@@ -25,7 +27,7 @@ export interface ConversationsModuleDeps {
   logger: Logger;
   /** Signs prompt previews (a key is derived from it). */
   secret: string;
-  /** pgvector is available: with an embedding model configured, retrieval is hybrid. */
+  /** pgvector is available: retrieval is hybrid (with the embedded model unless EMBEDDING_MODEL says otherwise). */
   hasVector: boolean;
   /** Overrides the vector side (tests); by default pgvector + the configured embedding model. */
   vectors?: VectorSearch;
@@ -36,7 +38,7 @@ export function createConversationsModule(deps: ConversationsModuleDeps) {
   const { db, clock, logger } = deps;
   const responder = deps.responder ?? createChatResponder(deps.config);
   const embeddings = createEmbeddings(deps.config);
-  const vectors = deps.vectors ?? (deps.hasVector && embeddings ? pgVectorSearch(db, embeddings) : undefined);
+  const vectors = deps.vectors ?? (deps.hasVector && embeddings ? createVectorIndex(db, embeddings) : undefined);
   const retriever = createRetriever(db, vectors, logger);
   let warming: Promise<void> = Promise.resolve();
   const cache = createContextCache({ clock });
@@ -77,6 +79,11 @@ export function createConversationsModule(deps: ConversationsModuleDeps) {
       try {
         const { loaded, personalityIds } = await contexts.preload();
         logger.info(`chat: ${responder.mode === 'offline' ? 'offline responder' : `model ${responder.label}`}, ${retriever.mode} retrieval, ${loaded} personality context(s) preloaded`);
+        // The embedded model loads in its thread in the background when there are vectors to search
+        // (an empty install never loads it: its ~230 MB only once documents are embedded).
+        if (vectors && embeddings && 'warm' in embeddings && deps.hasVector && (await hasEmbeddings(db, embeddings.model))) {
+          void (embeddings as { warm(): Promise<void> }).warm().catch((err: unknown) => logger.warn('embedding model warm-up failed', err instanceof Error ? err.message : err));
+        }
         warming = Promise.all(personalityIds.map((id) => retriever.warm(id))).then(
           () => undefined,
           (err: unknown) => logger.warn('full-text index preload failed', err instanceof Error ? err.message : err),

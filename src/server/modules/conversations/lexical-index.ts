@@ -182,6 +182,29 @@ export function rankCandidates(docs: { id: string; postings: DocumentPostings }[
   return best;
 }
 
+/**
+ * What the ranking's scores are measured against: the highest BM25 a chunk could reach for these
+ * terms (each word's idf times BM25's saturation bound k1 + 1, over the words the documents hold),
+ * and how many of the terms occur nowhere in the documents (the sign of a question they cannot
+ * answer). Same statistics as rankCandidates.
+ */
+export function queryStats(docs: { id: string; postings: DocumentPostings }[], terms: string[]): { ceiling: number; absent: number } {
+  let chunkTotal = 0;
+  for (const d of docs) chunkTotal += d.postings.chunkCount;
+  const df = terms.map((term) => docs.reduce((n, d) => {
+    const [start, end] = postingsOf(d.postings, term);
+    return n + end - start;
+  }, 0));
+  const n = Math.max(chunkTotal, ...df, 1);
+  let ceiling = 0;
+  let absent = 0;
+  df.forEach((f) => {
+    if (f === 0) absent++;
+    else ceiling += Math.log(1 + (n - f + 0.5) / (f + 0.5)) * (K1 + 1);
+  });
+  return { ceiling, absent };
+}
+
 function byScore(a: Candidate, b: Candidate): number {
   return b.score - a.score || (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : a.chunkIndex - b.chunkIndex);
 }

@@ -8,6 +8,16 @@ import { buildPersonaPrompt } from './prompt-builder';
 import { documentTitles } from './retrieval.repository';
 import { buildGreeting, buildStarters } from './starters';
 
+/**
+ * The greeting that opens a chat: the personality's own when set, with the card placeholders
+ * {{char}} (its name) and {{user}} (the person, unnamed here: "you") filled in.
+ */
+export function personaGreeting(row: Pick<PersonalityRow, 'name' | 'greeting'>): string {
+  const own = row.greeting?.trim();
+  if (!own) return buildGreeting(row.name);
+  return own.replace(/\{\{char\}\}/gi, row.name).replace(/\{\{user\}\}/gi, 'you');
+}
+
 export function createPersonaContexts(db: Database, cache: ContextCache) {
   async function build(row: PersonalityRow): Promise<PersonaContext> {
     // Only public documents' titles: the context is shared by everyone who may chat.
@@ -17,7 +27,8 @@ export function createPersonaContexts(db: Database, cache: ContextCache) {
       updatedAtMs: row.updatedAt.getTime(),
       name: row.name,
       personaPrompt: buildPersonaPrompt(row),
-      greeting: buildGreeting(row.name),
+      // The personality's own greeting (a card's first_mes) when set, else the generic one.
+      greeting: personaGreeting(row),
       starters: buildStarters({ name: row.name, description: row.description, documentTitles: titles }),
     };
   }

@@ -15,7 +15,7 @@ export interface PreviewPayload {
   message: string;
   messages: ChatTurn[];
   documents: DocumentReference[];
-  passages: Pick<RetrievedPassage, 'fileName' | 'chunkIndex' | 'content' | 'similarity'>[];
+  passages: Pick<RetrievedPassage, 'fileName' | 'chunkIndex' | 'content' | 'similarity' | 'bestSentence' | 'sentenceSimilarity'>[];
   documentsProcessing: boolean;
   expiresAt: number;
 }

@@ -25,7 +25,7 @@ describe('system prompt', () => {
     expect(bare).not.toContain('About you');
     expect(bare).not.toContain('How to behave');
     const prompt = buildSystemPrompt(bare, [], true);
-    expect(prompt).toContain('(No passage of your documents matches this question.)');
+    expect(prompt).toContain('(Your documents say nothing about this question. Tell the person plainly that your documents say nothing about that, and do not guess or invent an answer.)');
     expect(prompt).toContain('Some of your documents are still being processed');
   });
 

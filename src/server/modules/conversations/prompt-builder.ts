@@ -46,7 +46,7 @@ export function buildPersonaPrompt(p: PersonaFields): string {
 export function buildSystemPrompt(personaPrompt: string, passages: PromptPassage[], documentsProcessing: boolean): string {
   const quoted =
     passages.length === 0
-      ? '(No passage of your documents matches this question.)'
+      ? '(Your documents say nothing about this question. Tell the person plainly that your documents say nothing about that, and do not guess or invent an answer.)'
       : passages
           .map((p, i) => `<passage number="${i + 1}" source="${attr(referenceName(p.fileName, p.chunkIndex))}">\n${neutralize(p.content)}\n</passage>`)
           .join('\n');

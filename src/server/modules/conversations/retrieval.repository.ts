@@ -29,6 +29,12 @@ export interface RankedHit {
 
 export interface RankedSearch {
   hits: RankedHit[];
+  /** The question's searchable words (stemmed, stop words dropped). */
+  terms: number;
+  /** How many of them occur in none of the documents the asker may use. */
+  absentTerms: number;
+  /** The highest BM25 possible for this question: scores divided by it fall in 0..1. */
+  ceiling: number;
   /** Usable documents whose processing is queued or running (see countDocumentsNotReady). */
   documentsNotReady: number;
 }
@@ -135,6 +141,47 @@ export async function readCandidates(
     fileName: String(r.file_name),
     chunkIndex: Number(r.chunk_index),
     content: String(r.content),
+  }));
+}
+
+/**
+ * The `limit` chunks among `chunkIds` nearest to `embedding` by exact cosine (their vectors from
+ * `model`), with their text, in one statement that checks the asker's right to each again.
+ */
+export async function nearestAmong(
+  db: Database,
+  scope: ChunkScope,
+  chunkIds: string[],
+  vectorLiteral: string,
+  model: string,
+  limit: number,
+): Promise<{ chunkId: string; documentId: string; fileName: string; chunkIndex: number; content: string; score: number }[]> {
+  if (chunkIds.length === 0) return [];
+  const result = await db.execute(sql`
+    with usable as (${usableDocumentsSql(scope)}),
+    near as (
+      select e.chunk_id, 1 - (e.embedding <=> ${vectorLiteral}::vector) as score
+      from personality_chunk_embeddings e
+      where e.chunk_id in (${sql.join(
+        chunkIds.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )}) and e.model = ${model}
+      order by score desc
+      limit ${limit}
+    )
+    select c.id, c.document_id, d.file_name, c.chunk_index, c.content, near.score
+    from near
+    join ${chunks} c on c.id = near.chunk_id
+    join usable u on u.id = c.document_id
+    join ${documents} d on d.id = c.document_id
+    order by near.score desc`);
+  return rowsOf(result).map((r) => ({
+    chunkId: String(r.id),
+    documentId: String(r.document_id),
+    fileName: String(r.file_name),
+    chunkIndex: Number(r.chunk_index),
+    content: String(r.content),
+    score: Number(r.score),
   }));
 }
 

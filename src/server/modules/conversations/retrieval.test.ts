@@ -1,5 +1,5 @@
 // Retrieval: only this personality's chunks, private documents only for the owner, filtered in
-// SQL; hybrid (full-text + vectors, RRF) with the fake embedder; full-text when vectors are absent.
+// SQL; hybrid (0.5 x BM25 share + 0.5 x cosines) with the fake embedder; full-text when vectors are absent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 import { loadConfig } from '../../config';
@@ -8,7 +8,8 @@ import { ensureVectorSchema, insertEmbeddings } from '../documents/chunk-search.
 import { fakeEmbedding } from '../../../../tests/fakes/openai-fake';
 import type { ChunkHit } from '../documents/chunk-search.repository';
 import { createConversationsModule } from './conversations.module';
-import { createRetriever, fuse, pgVectorSearch, type Retriever } from './retrieval';
+import { asFirstPerson, createRetriever, looksUnanswerable, nearDuplicate, pgVectorSearch, type Retriever } from './retrieval';
+import { packSentenceVectors } from '../documents/sentence-vectors';
 import { createPersonality, makePublic, seedDocument } from './conversations.test-support';
 import { skipWithoutVector } from '../documents/documents.test-support';
 import { replaceChunks, setPrivacy } from '../documents/documents.repository';
@@ -56,7 +57,10 @@ describe('retrieval', () => {
     // Any of the words, best first; a question of stop words only finds nothing.
     const ranked = await searchAs(retriever, null, 'Which numbers did the engine compute?');
     expect(ranked[0]!.fileName).toBe('public.txt');
-    expect(ranked[0]!.similarity).toBe(1); // numbers, engine, compute: all in the passage
+    // "% match" is the ranking score: BM25 over the highest BM25 the question's words could reach.
+    expect(ranked[0]!.similarity).toBeGreaterThan(0.3);
+    expect(ranked[0]!.similarity).toBeLessThanOrEqual(1);
+    expect(ranked.map((p) => p.similarity)).toEqual([...ranked.map((p) => p.similarity)].sort((a, b) => b - a));
     expect(await searchAs(retriever, null, 'what is it that you were')).toEqual([]);
   });
 
@@ -73,11 +77,12 @@ describe('retrieval', () => {
     expect(asOwner.documentsNotReady).toBe(2);
     expect(names(asOwner.passages)).toEqual(['ready.txt#0']);
     // Not visible to a stranger or anonymous (private personality): nothing, even called directly.
-    expect(await retriever.search({ personalityId: id, viewerId: strangerId, text: 'engine', limit: 5 })).toEqual({ passages: [], documentsNotReady: 0 });
-    expect(await retriever.search({ personalityId: id, viewerId: null, text: 'engine', limit: 5 })).toEqual({ passages: [], documentsNotReady: 0 });
+    expect(await retriever.search({ personalityId: id, viewerId: strangerId, text: 'engine', limit: 5 })).toMatchObject({ passages: [], documentsNotReady: 0 });
+    expect(await retriever.search({ personalityId: id, viewerId: null, text: 'engine', limit: 5 })).toMatchObject({ passages: [], documentsNotReady: 0 });
     await makePublic(db, id);
     const asVisitor = await retriever.search({ personalityId: id, viewerId: null, text: 'nothing matches', limit: 5 });
-    expect(asVisitor).toEqual({ passages: [], documentsNotReady: 1 });
+    // No word of it is in the documents: nothing, and the documents cannot answer it.
+    expect(asVisitor).toEqual({ passages: [], documentsNotReady: 1, unanswerable: true });
   });
 
   it('never answers from chunks held in memory once they are replaced, made private or deleted', async () => {
@@ -105,7 +110,7 @@ describe('retrieval', () => {
     expect((await search('windmill', owner.id)).passages).toEqual([]);
   });
 
-  it('hybrid: fuses full-text and nearest vectors, with cosine similarity as the match, still private-filtered', async (ctx) => {
+  it('hybrid: scores full-text and nearest vectors together, the score as the match, still private-filtered', async (ctx) => {
     skipWithoutVector(ctx, server);
     const db = server.database.db;
     await ensureVectorSchema(db);
@@ -121,7 +126,9 @@ describe('retrieval', () => {
     expect(retriever.mode).toBe('hybrid');
     const asStranger = await searchAs(retriever, strangerId, 'poetry and science');
     expect(asStranger[0]).toMatchObject({ fileName: 'public.txt', chunkIndex: 1 });
-    expect(asStranger[0]!.similarity).toBeCloseTo(1, 2); // identical words: cosine 1
+    // Identical words: cosine 1 (vector half 0.5) plus half its BM25 share.
+    expect(asStranger[0]!.similarity).toBeGreaterThan(0.5);
+    expect(asStranger[0]!.similarity).toBeGreaterThan(asStranger[1]?.similarity ?? 0);
     expect(names(asStranger)).not.toContain('diary.txt#0');
     expect(names(await searchAs(retriever, ownerId, 'diary'))).toContain('diary.txt#0');
 
@@ -130,23 +137,67 @@ describe('retrieval', () => {
     expect(names(await searchAs(broken, null))).toEqual(['public.txt#0']);
   });
 
-  it('falls back to full-text when the database has no pgvector, even with an embedding model configured', () => {
+  it('falls back to full-text when the database has no pgvector; the embedded model is the default; EMBEDDING_MODEL=none turns vectors off', () => {
     const config = loadConfig({ NODE_ENV: 'test', EMBEDDING_MODEL: 'fake-embedding', LLM_BASE_URL: 'http://127.0.0.1:9/v1' });
     const base = { config, db: server.database.db, clock: systemClock, logger: console as never, secret: 's' };
     expect(createConversationsModule({ ...base, hasVector: false }).retriever.mode).toBe('full-text');
     expect(createConversationsModule({ ...base, hasVector: true }).retriever.mode).toBe('hybrid');
+    // No model configured: the embedded one (loaded lazily, on the first question).
     const noModel = loadConfig({ NODE_ENV: 'test' });
-    expect(createConversationsModule({ ...base, config: noModel, hasVector: true }).retriever.mode).toBe('full-text');
+    expect(createConversationsModule({ ...base, config: noModel, hasVector: true }).retriever.mode).toBe('hybrid');
+    const off = loadConfig({ NODE_ENV: 'test', EMBEDDING_MODEL: 'none' });
+    expect(createConversationsModule({ ...base, config: off, hasVector: true }).retriever.mode).toBe('full-text');
   });
 
-  it('reciprocal rank fusion rewards agreement between the lists', () => {
-    const hit = (id: string): ChunkHit => ({ chunkId: id, documentId: 'd', fileName: 'f', chunkIndex: 0, content: id, score: 0 });
-    const fused = fuse([
-      [hit('a'), hit('b'), hit('c')],
-      [hit('c'), hit('d'), hit('b')],
-    ]).map((h) => h.chunkId);
-    // b (2nd + 3rd) and c (3rd + 1st) beat a (1st in one list only).
-    expect(fused.slice(0, 2).sort()).toEqual(['b', 'c']);
-    expect(fused).toHaveLength(4);
+  it('hybrid score: agreement of words and meaning wins, the best sentence counts, near-duplicates are dropped', async (ctx) => {
+    skipWithoutVector(ctx, server);
+    const db = server.database.db;
+    await ensureVectorSchema(db);
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Scorer');
+    await makePublic(db, id);
+    const chunks = [
+      'The lighthouse lamp was lit at sunset every evening. The keepers polished the brass.',
+      'The lighthouse lamp was lit at sunset every evening. The keepers polished the brass!',
+      'Gardening notes: kale and potatoes in the walled garden.',
+      'Sunset colours over the harbour and lamp posts in town.',
+    ];
+    await seedDocument(db, { personalityId: id, fileName: 'log.txt', chunks });
+    const rows = (await db.execute(
+      (await import('drizzle-orm')).sql`select id, document_id, content from personality_document_chunks where personality_id = ${id} order by chunk_index`,
+    )) as unknown as { rows: { id: string; document_id: string; content: string }[] };
+    const embed = (t: string) => fakeEmbedding(t);
+    await insertEmbeddings(
+      db,
+      rows.rows.map((r) => ({
+        chunkId: r.id,
+        documentId: r.document_id,
+        personalityId: id,
+        model: 'fake-embedding',
+        embedding: embed(r.content),
+        sentenceEmbeddings: packSentenceVectors(r.content.split(/(?<=[.!])\s/).map(embed)),
+      })),
+    );
+    const retriever = createRetriever(db, pgVectorSearch(db, { model: 'fake-embedding', embed: async (texts) => texts.map(embed) }));
+    const { passages } = await retriever.search({ personalityId: id, viewerId: null, text: 'When was the lighthouse lamp lit?', limit: 5 });
+    expect(passages[0]).toMatchObject({ chunkIndex: 0, bestSentence: 0 });
+    // Chunk 1 repeats chunk 0 almost word for word: it does not take a second slot.
+    expect(passages.map((p) => p.chunkIndex)).not.toContain(1);
+    expect(passages.map((p) => p.chunkIndex)).toContain(3);
+    expect(passages[0]!.similarity).toBeGreaterThan(passages[1]!.similarity);
+  });
+
+  it('reads "you/your" as "I/my", and tells questions the documents cannot answer by their absent words', () => {
+    expect(asFirstPerson('Where were you born, and what was your first job?')).toBe('Where was I born, and what was my first job?');
+    expect(asFirstPerson('Are you happy? Tell me about yourself.')).toBe('am I happy? Tell me about myself.');
+    // Most of the words nowhere in the documents: unanswerable, unless a sentence is close in meaning.
+    expect(looksUnanswerable(3, 3, undefined)).toBe(true);
+    expect(looksUnanswerable(3, 1, undefined)).toBe(false);
+    expect(looksUnanswerable(2, 1, 0.3)).toBe(true);
+    expect(looksUnanswerable(2, 1, 0.7)).toBe(false);
+    expect(looksUnanswerable(3, 1, 0.3)).toBe(false);
+    expect(looksUnanswerable(0, 0, undefined)).toBe(false);
+    expect(nearDuplicate(new Set(['a', 'b', 'c', 'd', 'e']), new Set(['a', 'b', 'c', 'd', 'e', 'f']))).toBe(true);
+    expect(nearDuplicate(new Set(['a', 'b', 'c']), new Set(['x', 'y', 'c']))).toBe(false);
   });
 });

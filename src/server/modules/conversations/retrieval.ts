@@ -1,11 +1,17 @@
-// Finds the passages a reply should draw on. Full-text ranking always; with an embedding model and
-// pgvector, hybrid: full-text and nearest-vector lists fused by reciprocal rank fusion. Both SQL
-// searches filter by visibility and privacy; this file decides how to combine them, behind a
-// small interface the chat service depends on.
+// Finds the passages a reply should draw on, and tells when the documents cannot answer at all.
+// Full-text ranking (BM25 over stemmed words, stop words dropped) always; with an embedding model
+// (the embedded one by default) and pgvector, hybrid: each candidate from either list is scored
+//   0.5 x BM25 / the question's highest possible BM25
+// + 0.5 x the average of the chunk's cosine and its best sentence's cosine with the question,
+// which is the score shown as "% match" (0..1, the same number in the preview and the references).
+// Near-duplicate passages are dropped from the top. Both SQL searches filter by visibility and
+// privacy; this file decides how to combine them, behind a small interface the chat service uses.
 import type { Database } from '../../db/client';
 import type { Logger } from '../../lib/logger';
 import type { EmbeddingClient } from '../../ai/embeddings';
-import { nearestChunks, type ChunkHit } from '../documents/chunk-search.repository';
+import { words } from '../../ai/offline/text-match';
+import { candidateVectors, nearestChunks, type CandidateVectors, type ChunkHit } from '../documents/chunk-search.repository';
+import { sentenceCosines } from '../documents/sentence-vectors';
 import type * as repo from './retrieval.repository';
 import { createLexicalSearch } from './lexical-search';
 
@@ -15,8 +21,12 @@ export interface RetrievedPassage {
   fileName: string;
   chunkIndex: number;
   content: string;
-  /** 0..1, shown as "% match": cosine similarity when vectors ranked it, else the share of the question's words the passage holds. */
+  /** 0..1, shown as "% match": the score that ranked the passage (see the top of this file). */
   similarity: number;
+  /** Index, in sentences(content), of the sentence most similar to the question (when vectors know it). */
+  bestSentence?: number;
+  /** That sentence's cosine similarity with the question. */
+  sentenceSimilarity?: number;
 }
 
 export interface RetrievalQuery extends repo.ChunkScope {
@@ -28,6 +38,13 @@ export interface RetrievalResult {
   passages: RetrievedPassage[];
   /** Documents the asker may use whose processing is queued or running. */
   documentsNotReady: number;
+  /** The documents cannot answer this question (see looksUnanswerable): a reply quotes nothing. */
+  unanswerable?: boolean;
+}
+
+/** The passages a reply may draw on: none when the documents cannot answer the question. */
+export function answeringPassages(result: RetrievalResult): RetrievedPassage[] {
+  return result.unanswerable ? [] : result.passages;
 }
 
 export interface Retriever {
@@ -37,24 +54,47 @@ export interface Retriever {
   warm(personalityId: string): Promise<void>;
 }
 
-/** Vector side of hybrid retrieval: embeds the question and finds the nearest chunks. */
+/** Vector side of hybrid retrieval: embeds the question, finds the nearest chunks, reads candidates' vectors. */
 export interface VectorSearch {
   embedQuery(text: string): Promise<number[]>;
   nearest(scope: repo.ChunkScope, embedding: number[], limit: number): Promise<ChunkHit[]>;
+  vectorsOf(chunkIds: string[], embedding: number[]): Promise<CandidateVectors[]>;
 }
 
-/** The vector side over pgvector with the configured embedding model. */
+/** The vector side over pgvector with an embedding model (the embedded one or EMBEDDING_MODEL). */
 export function pgVectorSearch(db: Database, embeddings: EmbeddingClient): VectorSearch {
   return {
     embedQuery: async (text) => (await embeddings.embed([text.slice(0, 4000)]))[0]!,
     nearest: (scope, embedding, limit) => nearestChunks(db, true, { ...scope, limit, embedding, model: embeddings.model }),
+    vectorsOf: (chunkIds, embedding) => candidateVectors(db, chunkIds, embedding, embeddings.model),
   };
 }
 
-/** Reciprocal rank fusion constant (Cormack et al.): damps the weight of top ranks. */
-export const RRF_K = 60;
-/** Each list contributes this many candidates before fusion. */
-const CANDIDATES = 20;
+/** Each list contributes this many candidates before scoring. */
+const CANDIDATES = 30;
+/** Weight of the lexical part of the hybrid score (the vector part has the rest). */
+export const LEXICAL_WEIGHT = 0.5;
+
+/**
+ * The documents cannot answer: half or more of the question's content words occur nowhere in them
+ * (no retrieval-score threshold separates these questions as well) and, when vectors are there,
+ * not even the closest sentence of any candidate is near the question. Without vectors, only
+ * when most of its words are absent.
+ */
+export function looksUnanswerable(terms: number, absentTerms: number, bestSentenceCosine: number | undefined): boolean {
+  if (terms === 0) return false;
+  if (bestSentenceCosine === undefined) return absentTerms * 2 > terms;
+  return absentTerms * 2 >= terms && bestSentenceCosine < NEAR_SENTENCE;
+}
+/** Best-sentence cosine (embedded model) from which a sentence is taken to speak to the question. */
+const NEAR_SENTENCE = 0.45;
+
+interface Scored {
+  hit: Omit<ChunkHit, 'score'>;
+  score: number;
+  bestSentence?: number;
+  bestSentenceCosine?: number;
+}
 
 export function createRetriever(db: Database, vectors: VectorSearch | undefined, logger?: Logger): Retriever {
   const fullText = createLexicalSearch(db);
@@ -63,55 +103,115 @@ export function createRetriever(db: Database, vectors: VectorSearch | undefined,
     warm: (personalityId) => fullText.warm(personalityId),
     async search(query) {
       const scope = scopeOf(query);
-      const lexical = fullText.search(scope, query.text, vectors ? CANDIDATES : query.limit);
-      if (!vectors) {
-        const { hits, documentsNotReady } = await lexical;
-        return { passages: hits.map((h) => toPassage(h, h.coverage)), documentsNotReady };
-      }
+      const lexicalSearch = fullText.search(scope, query.text, CANDIDATES);
+      let embedding: number[] | undefined;
       let nearest: ChunkHit[] = [];
-      try {
-        nearest = await vectors.nearest(scope, await vectors.embedQuery(query.text), CANDIDATES);
-      } catch (err) {
-        // An embedding outage must not silence the reply: full-text still answers.
-        logger?.warn('vector search failed; using full-text only', err instanceof Error ? err.message : err);
+      if (vectors) {
+        try {
+          embedding = await vectors.embedQuery(asFirstPerson(query.text));
+          nearest = await vectors.nearest(scope, embedding, CANDIDATES);
+        } catch (err) {
+          // An embedding outage must not silence the reply: full-text still answers.
+          embedding = undefined;
+          logger?.warn('vector search failed; using full-text only', err instanceof Error ? err.message : err);
+        }
       }
-      const { hits, documentsNotReady } = await lexical;
-      const cosine = new Map(nearest.map((h) => [h.chunkId, h.score]));
-      const coverage = new Map(hits.map((h) => [h.chunkId, h.coverage]));
-      const passages = fuse([hits, nearest])
-        .slice(0, query.limit)
-        .map((h) => toPassage(h, cosine.get(h.chunkId) ?? coverage.get(h.chunkId) ?? 0));
-      return { passages, documentsNotReady };
+      const lexical = await lexicalSearch;
+      const lexicalPart = (bm25: number) => (lexical.ceiling > 0 ? Math.min(1, bm25 / lexical.ceiling) : 0);
+      const candidates = new Map<string, { hit: Omit<ChunkHit, 'score'>; bm25: number }>();
+      for (const h of lexical.hits) candidates.set(h.chunkId, { hit: h, bm25: h.score });
+      for (const h of nearest) if (!candidates.has(h.chunkId)) candidates.set(h.chunkId, { hit: h, bm25: 0 });
+
+      let vectorsById = new Map<string, CandidateVectors>();
+      if (vectors && embedding && candidates.size > 0) {
+        try {
+          vectorsById = new Map((await vectors.vectorsOf([...candidates.keys()], embedding)).map((v) => [v.chunkId, v]));
+        } catch (err) {
+          logger?.warn('reading candidate vectors failed; using full-text only', err instanceof Error ? err.message : err);
+        }
+      }
+      const scored: Scored[] = [...candidates.values()].map(({ hit, bm25 }) => {
+        const lex = lexicalPart(bm25);
+        const v = vectorsById.get(hit.chunkId);
+        // Not embedded yet (its vectors are still being made): ranked by its words alone.
+        if (!v || !embedding) return { hit, score: lex };
+        const cosines = sentenceCosines(v.sentences, embedding);
+        let best = -1;
+        cosines.forEach((c, i) => {
+          if (best === -1 || c > cosines[best]!) best = i;
+        });
+        const sentence = best >= 0 ? cosines[best]! : v.cosine;
+        const semantic = (v.cosine + sentence) / 2;
+        return {
+          hit,
+          score: LEXICAL_WEIGHT * lex + (1 - LEXICAL_WEIGHT) * Math.max(0, semantic),
+          bestSentence: best >= 0 ? best : undefined,
+          bestSentenceCosine: sentence,
+        };
+      });
+      scored.sort((a, b) => b.score - a.score || (a.hit.documentId < b.hit.documentId ? -1 : a.hit.documentId > b.hit.documentId ? 1 : a.hit.chunkIndex - b.hit.chunkIndex));
+      const top = withoutNearDuplicates(scored, query.limit);
+      const bestCosine = embedding ? Math.max(-1, ...scored.map((s) => s.bestSentenceCosine ?? -1)) : undefined;
+      // Without vectors, only passages holding some of the question's words are evidence.
+      const passages = top.filter((s) => s.score > 0).map(toPassage);
+      if (looksUnanswerable(lexical.terms, lexical.absentTerms, bestCosine === -1 ? undefined : bestCosine)) {
+        return { passages, documentsNotReady: lexical.documentsNotReady, unanswerable: true };
+      }
+      return { passages, documentsNotReady: lexical.documentsNotReady };
     },
   };
 }
 
-/** Reciprocal rank fusion: score = sum over lists of 1 / (RRF_K + rank). Ties keep list order. */
-export function fuse<T extends ChunkHit>(lists: T[][]): T[] {
-  const scores = new Map<string, { hit: T; score: number; first: number }>();
-  let seen = 0;
-  for (const list of lists) {
-    list.forEach((hit, i) => {
-      const entry = scores.get(hit.chunkId) ?? { hit, score: 0, first: seen++ };
-      entry.score += 1 / (RRF_K + i + 1);
-      scores.set(hit.chunkId, entry);
-    });
+/** "you/your" in a question to a person read as "I/my": their documents speak in the first person. */
+export function asFirstPerson(question: string): string {
+  const swaps: [RegExp, string][] = [
+    [/\b(are|were) you\b/gi, '$1 I'],
+    [/\byou are\b/gi, 'I am'],
+    [/\byou were\b/gi, 'I was'],
+    [/\byourself\b/gi, 'myself'],
+    [/\byours\b/gi, 'mine'],
+    [/\byour\b/gi, 'my'],
+    [/\byou\b/gi, 'I'],
+  ];
+  let out = question;
+  for (const [pattern, replacement] of swaps) out = out.replace(pattern, replacement);
+  return out.replace(/\bare I\b/gi, 'am I').replace(/\bwere I\b/gi, 'was I');
+}
+
+/** The best `limit`, skipping any passage that mostly repeats one already kept. */
+function withoutNearDuplicates(scored: Scored[], limit: number): Scored[] {
+  const kept: { s: Scored; words: Set<string> }[] = [];
+  for (const s of scored) {
+    if (kept.length >= limit) break;
+    const w = new Set(words(s.hit.content));
+    if (kept.some((k) => nearDuplicate(k.words, w))) continue;
+    kept.push({ s, words: w });
   }
-  return [...scores.values()].sort((a, b) => b.score - a.score || a.first - b.first).map((e) => e.hit);
+  return kept.map((k) => k.s);
+}
+
+/** Most of the smaller passage's words are in the larger one (a repeated or overlapping passage). */
+export function nearDuplicate(a: Set<string>, b: Set<string>): boolean {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  if (small.size === 0) return large.size === 0;
+  let shared = 0;
+  for (const w of small) if (large.has(w)) shared++;
+  return shared / small.size >= 0.8 && small.size / large.size >= 0.5;
 }
 
 function scopeOf(q: repo.ChunkScope): repo.ChunkScope {
   return { personalityId: q.personalityId, viewerId: q.viewerId };
 }
 
-function toPassage(h: ChunkHit, similarity: number): RetrievedPassage {
+function toPassage({ hit, score, bestSentence, bestSentenceCosine }: Scored): RetrievedPassage {
   return {
-    chunkId: h.chunkId,
-    documentId: h.documentId,
-    fileName: h.fileName,
-    chunkIndex: h.chunkIndex,
-    content: h.content,
-    similarity: Math.round(clamp01(similarity) * 1000) / 1000,
+    chunkId: hit.chunkId,
+    documentId: hit.documentId,
+    fileName: hit.fileName,
+    chunkIndex: hit.chunkIndex,
+    content: hit.content,
+    similarity: Math.round(clamp01(score) * 1000) / 1000,
+    ...(bestSentence !== undefined ? { bestSentence, sentenceSimilarity: Math.round((bestSentenceCosine ?? 0) * 1000) / 1000 } : {}),
   };
 }
 

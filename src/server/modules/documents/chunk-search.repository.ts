@@ -102,6 +102,12 @@ export async function ensureVectorSchema(db: Database): Promise<void> {
       embedding vector not null)`,
     sql`create index if not exists personality_chunk_embeddings_personality_idx on personality_chunk_embeddings (personality_id, model)`,
     sql`create index if not exists personality_chunk_embeddings_document_idx on personality_chunk_embeddings (document_id)`,
+    // The vectors of the chunk's sentences (sentence-vectors.ts): the best sentence's similarity
+    // counts in the ranking and chooses the sentence the offline reply quotes.
+    sql`alter table personality_chunk_embeddings add column if not exists sentence_embeddings bytea`,
+    // The signs of the vector's components, one bit each (64 bytes for 512 dimensions): the
+    // in-memory first pass of nearest-neighbour search (vector-index.ts) reads only these.
+    sql`alter table personality_chunk_embeddings add column if not exists embedding_bits bytea`,
   ];
   for (const statement of statements) {
     try {
@@ -121,18 +127,127 @@ export interface EmbeddingRow {
   personalityId: string;
   model: string;
   embedding: number[];
+  /** The chunk's sentence vectors, packed (sentence-vectors.ts). */
+  sentenceEmbeddings?: Buffer | null;
 }
 
 export async function insertEmbeddings(tx: DbOrTx, rows: EmbeddingRow[]): Promise<void> {
   if (rows.length === 0) return;
   const values = sql.join(
-    rows.map((r) => sql`(${r.chunkId}, ${r.documentId}, ${r.personalityId}, ${r.model}, ${toVectorLiteral(r.embedding)}::vector)`),
+    rows.map(
+      (r) =>
+        sql`(${r.chunkId}, ${r.documentId}, ${r.personalityId}, ${r.model}, ${toVectorLiteral(r.embedding)}::vector, ${
+          r.sentenceEmbeddings && r.sentenceEmbeddings.length > 0 ? sql`decode(${r.sentenceEmbeddings.toString('base64')}, 'base64')` : sql`null`
+        }, decode(${signBits(r.embedding).toString('base64')}, 'base64'))`,
+    ),
     sql`, `,
   );
   await tx.execute(sql`
-    insert into personality_chunk_embeddings (chunk_id, document_id, personality_id, model, embedding)
+    insert into personality_chunk_embeddings (chunk_id, document_id, personality_id, model, embedding, sentence_embeddings, embedding_bits)
     values ${values}
-    on conflict (chunk_id) do update set model = excluded.model, embedding = excluded.embedding`);
+    on conflict (chunk_id) do update set model = excluded.model, embedding = excluded.embedding,
+      sentence_embeddings = excluded.sentence_embeddings, embedding_bits = excluded.embedding_bits`);
+}
+
+/** One bit per component, set when it is positive (32 components per 4 bytes, little-endian words). */
+export function signBits(v: number[]): Buffer {
+  const words = new Uint32Array(Math.ceil(v.length / 32));
+  v.forEach((x, i) => {
+    if (x > 0) words[i >> 5]! |= 1 << (i & 31);
+  });
+  return Buffer.from(words.buffer);
+}
+
+/**
+ * A document's sign bits for one model, as one row: chunk ids, chunk positions and the bits
+ * concatenated (base64), for the in-memory index. Rows stored before the bits existed get theirs
+ * from the vector here.
+ */
+export async function loadDocumentBits(
+  db: Database,
+  documentId: string,
+  model: string,
+): Promise<{ chunkIds: string[]; chunkIndexes: number[]; bits: Buffer }> {
+  // One row (a row per chunk costs PGlite ~30 ms per 1,000 chunks; this, a few).
+  const packed = (
+    await run(db, sql`
+      select string_agg(c.id::text, ',' order by c.chunk_index) as ids, string_agg(c.chunk_index::text, ',' order by c.chunk_index) as indexes,
+        encode(string_agg(e.embedding_bits, ''::bytea order by c.chunk_index), 'base64') as bits,
+        count(*) filter (where e.embedding_bits is null)::int as missing
+      from personality_chunk_embeddings e
+      join personality_document_chunks c on c.id = e.chunk_id
+      where e.document_id = ${documentId} and e.model = ${model}`)
+  ).rows[0] as { ids: string | null; indexes: string | null; bits: string | null; missing: number } | undefined;
+  if (!packed?.ids) return { chunkIds: [], chunkIndexes: [], bits: Buffer.alloc(0) };
+  if (Number(packed.missing) === 0) {
+    return { chunkIds: packed.ids.split(','), chunkIndexes: packed.indexes!.split(',').map(Number), bits: Buffer.from(packed.bits ?? '', 'base64') };
+  }
+  const result = await run(db, sql`
+    select c.id as chunk_id, c.chunk_index, encode(e.embedding_bits, 'base64') as bits,
+      case when e.embedding_bits is null then e.embedding::text end as vector
+    from personality_chunk_embeddings e
+    join personality_document_chunks c on c.id = e.chunk_id
+    where e.document_id = ${documentId} and e.model = ${model}
+    order by c.chunk_index`);
+  const rows = result.rows as { chunk_id: string; chunk_index: number; bits: string | null; vector: string | null }[];
+  const parts = rows.map((r) => (r.bits ? Buffer.from(r.bits, 'base64') : signBits(JSON.parse(r.vector ?? '[]') as number[])));
+  return { chunkIds: rows.map((r) => String(r.chunk_id)), chunkIndexes: rows.map((r) => Number(r.chunk_index)), bits: Buffer.concat(parts) };
+}
+
+export interface CandidateVectors {
+  chunkId: string;
+  /** Cosine similarity of the chunk's vector with the query. */
+  cosine: number;
+  /** The chunk's sentence vectors, packed, or null. */
+  sentences: Uint8Array | null;
+}
+
+/**
+ * For the chunks being ranked: each one's cosine with the query and its sentence vectors, for the
+ * model that produced the query vector. Chunks without a vector from that model are absent.
+ * (The chunks were already filtered by who is asking; this reads only their vectors.)
+ */
+export async function candidateVectors(
+  db: Database,
+  chunkIds: string[],
+  embedding: number[],
+  model: string,
+  opts: { sentences?: boolean } = {},
+): Promise<CandidateVectors[]> {
+  if (chunkIds.length === 0 || embedding.length === 0) return [];
+  const vector = toVectorLiteral(embedding);
+  const result = await run(db, sql`
+    select e.chunk_id, 1 - (e.embedding <=> ${vector}::vector) as cosine,
+      ${opts.sentences === false ? sql`null` : sql`encode(e.sentence_embeddings, 'base64')`} as sentences
+    from personality_chunk_embeddings e
+    where e.chunk_id in (${sql.join(
+      chunkIds.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})
+      and e.model = ${model}
+      and vector_dims(e.embedding) = ${embedding.length}`);
+  return (result.rows as { chunk_id: string; cosine: number; sentences: string | null }[]).map((r) => ({
+    chunkId: String(r.chunk_id),
+    cosine: Number(r.cosine),
+    sentences: r.sentences ? Buffer.from(r.sentences, 'base64') : null,
+  }));
+}
+
+/** Some chunk has a vector from `model` (so questions will be embedded with it). */
+export async function hasEmbeddings(db: Database, model: string): Promise<boolean> {
+  const result = await run(db, sql`select exists (select 1 from personality_chunk_embeddings where model = ${model}) as found`);
+  return Boolean((result.rows[0] as { found: boolean } | undefined)?.found);
+}
+
+/** Documents with chunks that have no vector from `model` yet (to embed, or re-embed after a change of model). */
+export async function documentsMissingEmbeddings(db: Database, model: string): Promise<string[]> {
+  const result = await run(db, sql`
+    select d.id from personality_documents d
+    where d.chunk_count > 0
+      and d.processing_state = 'idle'
+      and d.chunk_count > (select count(*) from personality_chunk_embeddings e where e.document_id = d.id and e.model = ${model})
+      and exists (select 1 from personality_document_chunks c where c.document_id = d.id)`);
+  return (result.rows as { id: string }[]).map((r) => String(r.id));
 }
 
 export async function countEmbeddings(db: Database, hasVector: boolean, documentId: string): Promise<number> {
@@ -151,6 +266,6 @@ async function run(db: DbOrTx, query: SQL): Promise<{ rows: unknown[] }> {
  * and the text sent for each vector is half what full doubles need (less to copy to the database
  * and less garbage: the embedding phase of a 10 MB file made about 100 MB of it).
  */
-function toVectorLiteral(v: number[]): string {
+export function toVectorLiteral(v: number[]): string {
   return `[${v.map((x) => (Number.isFinite(x) ? Number(x.toPrecision(8)) : 0)).join(',')}]`;
 }

@@ -9,25 +9,36 @@ describe('chunkText', () => {
   const para = (n: number) => Array.from({ length: 6 }, (_, i) => `Paragraph ${n} sentence ${i} is here.`).join(' ');
   const text = Array.from({ length: 20 }, (_, i) => para(i)).join('\n\n');
 
-  it('keeps chunks within the size, cuts between sentences and overlaps', () => {
-    const chunks = chunkText(text, { size: 300, overlap: 80 });
-    expect(chunks.length).toBeGreaterThan(5);
-    for (const c of chunks) {
-      expect(c.length).toBeLessThanOrEqual(300);
-      expect(c).toMatch(/^Paragraph \d+ sentence \d+ is here\./); // starts at a sentence
-      expect(c).toMatch(/is here\.$/); // ends at one
-    }
-    // Each chunk repeats the end of the one before (overlap), and the text is covered in order.
-    for (let i = 1; i < chunks.length; i++) {
-      const firstSentence = chunks[i]!.split(/(?<=\.)\s/)[0]!;
-      expect(chunks[i - 1]).toContain(firstSentence);
-    }
-    expect(chunks.join(' ')).toContain('Paragraph 19 sentence 5 is here.');
+  it('merges whole paragraphs up to the size and never repeats text between them', () => {
+    // Each paragraph is about 190 characters: two fit in 400 (with the blank line), three do not.
+    const chunks = chunkText(text, { size: 400, overlap: 80 });
+    expect(chunks).toHaveLength(10);
+    chunks.forEach((c, i) => {
+      expect(c.length).toBeLessThanOrEqual(400);
+      expect(c).toBe(`${para(2 * i)}\n\n${para(2 * i + 1)}`);
+    });
+    // No overlap between paragraphs: every sentence is in exactly one chunk.
+    expect(chunks.join('\n\n')).toBe(text);
   });
 
-  it('keeps paragraph breaks inside a chunk', () => {
-    const chunks = chunkText('First paragraph.\n\nSecond paragraph.', { size: 1000, overlap: 200 });
-    expect(chunks).toEqual(['First paragraph.\n\nSecond paragraph.']);
+  it('cuts only a paragraph longer than a chunk, between sentences, with the overlap inside it', () => {
+    const long = Array.from({ length: 20 }, (_, i) => `Long sentence ${i} is here.`).join(' ');
+    const chunks = chunkText(`Short opening paragraph.\n\n${long}\n\nShort closing paragraph.`, { size: 200, overlap: 60 });
+    expect(chunks[0]).toBe('Short opening paragraph.');
+    expect(chunks[chunks.length - 1]).toBe('Short closing paragraph.');
+    const pieces = chunks.slice(1, -1);
+    expect(pieces.length).toBeGreaterThan(2);
+    for (const c of pieces) {
+      expect(c.length).toBeLessThanOrEqual(200);
+      expect(c).toMatch(/^Long sentence \d+ is here\..*is here\.$/);
+    }
+    for (let i = 1; i < pieces.length; i++) expect(pieces[i - 1]).toContain(pieces[i]!.split(/(?<=\.)\s/)[0]!);
+  });
+
+  it('keeps line breaks inside a paragraph (headings, date lines, sign-offs stay lines)', () => {
+    expect(chunkText('# Title\n\n3 May 1990\nDear Anna,  the boat\tis done.\n\nWith love,\nMum', { size: 1000, overlap: 0 })).toEqual([
+      '# Title\n\n3 May 1990\nDear Anna, the boat is done.\n\nWith love,\nMum',
+    ]);
   });
 
   it('splits text without spaces or sentences anywhere, and long sentences at spaces', () => {

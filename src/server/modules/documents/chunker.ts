@@ -1,31 +1,67 @@
-// Splits clean text into overlapping chunks of about `size` characters. Boundaries fall between
-// sentences, and paragraphs keep their blank line, so a chunk reads as prose; a sentence longer
-// than a chunk is cut at a space (or, with no space at all, anywhere). The next chunk repeats the
-// last sentences of the previous one, up to `overlap` characters, so a passage cut in two is still
-// found whole. Linear in the text's length (a 10 MB single line included).
-
+// Splits clean text into chunks that follow its paragraphs: whole paragraphs are merged, in order,
+// up to about `size` characters, and a chunk never ends inside a paragraph that fits in one. A
+// paragraph longer than a chunk is cut between sentences (a sentence longer than a chunk at a
+// space, or, with no space at all, anywhere), and only there do neighbouring pieces share
+// `overlap` characters of whole sentences. Chunks therefore do not repeat one another: five
+// retrieved passages are five different places in the documents. Lines inside a paragraph keep
+// their line breaks (a heading, a date line, a sign-off stays a line of its own). Linear in the
+// text's length (a 10 MB single line included).
 export interface ChunkOptions {
   size: number;
+  /** Characters of whole sentences shared by the pieces of one paragraph longer than a chunk. */
   overlap: number;
 }
 
 interface Unit {
   text: string;
-  /** Starts a paragraph (joined with a blank line rather than a space). */
-  para: boolean;
+  /** How it joins the unit before it: a new paragraph, a new line, or the same line. */
+  sep: '\n\n' | '\n' | ' ';
 }
 
-const SENTENCE_BREAK = /(?<=[.!?\u2026]["'\u201D\u2019)\]]*)\s+|\n/;
+const SENTENCE_BREAK = /(?<=[.!?\u2026]["'\u201D\u2019)\]]*)\s+/;
 
 export function chunkText(text: string, opts: ChunkOptions): string[] {
   const size = Math.max(50, opts.size);
   const overlap = Math.max(0, Math.min(opts.overlap, Math.floor(size / 2)));
-  const units = toUnits(text, size);
+  const chunks: string[] = [];
+  let current: Unit[] = [];
+  let currentLength = 0;
+  const flush = () => {
+    if (current.length > 0) chunks.push(join(current, 0, current.length));
+    current = [];
+    currentLength = 0;
+  };
+  for (const paragraph of text.split(/\n\s*\n/)) {
+    const units = toUnits(paragraph, size);
+    if (units.length === 0) continue;
+    const length = joinedLength(units);
+    if (length <= size) {
+      if (current.length > 0 && currentLength + 2 + length > size) flush();
+      if (current.length > 0) currentLength += 2;
+      current.push(...units);
+      currentLength += length;
+      continue;
+    }
+    flush();
+    chunks.push(...packSentences(units, size, overlap));
+  }
+  flush();
+  return chunks;
+}
+
+function joinedLength(units: Unit[]): number {
+  let n = 0;
+  units.forEach((u, i) => (n += (i === 0 ? 0 : u.sep.length) + u.text.length));
+  return n;
+}
+
+/** One long paragraph's units packed into pieces of at most `size`, sharing up to `overlap`. */
+function packSentences(units: Unit[], size: number, overlap: number): string[] {
   const chunks: string[] = [];
   // The chunk being built is units[from..to) with `length` characters once joined.
   let from = 0;
   let length = 0;
-  const sep = (i: number) => (units[i]!.para ? 2 : 1);
+  const sep = (i: number) => units[i]!.sep.length;
 
   for (let to = 0; to < units.length; to++) {
     const unit = units[to]!;
@@ -54,26 +90,23 @@ export function chunkText(text: string, opts: ChunkOptions): string[] {
 /** units[from..to) as text; the first unit never carries a separator. */
 function join(units: Unit[], from: number, to: number): string {
   const parts: string[] = [units[from]!.text];
-  for (let i = from + 1; i < to; i++) parts.push(units[i]!.para ? '\n\n' : ' ', units[i]!.text);
+  for (let i = from + 1; i < to; i++) parts.push(units[i]!.sep, units[i]!.text);
   return parts.join('');
 }
 
-function toUnits(text: string, size: number): Unit[] {
+/** A paragraph's sentences (and lines), each at most `size` characters. */
+function toUnits(paragraph: string, size: number): Unit[] {
   const units: Unit[] = [];
-  for (const paragraph of text.split(/\n\s*\n/)) {
+
+  for (const line of paragraph.split('\n')) {
     let first = true;
-    for (const raw of paragraph.split(SENTENCE_BREAK)) {
-      const sentence = raw?.trim();
+    for (const raw of line.split(SENTENCE_BREAK)) {
+      const sentence = raw?.replace(/[ \t]+/g, ' ').trim();
       if (!sentence) continue;
-      if (sentence.length <= size) {
-        units.push({ text: sentence, para: first });
-      } else {
-        for (const piece of splitLong(sentence, size)) {
-          units.push({ text: piece, para: first });
-          first = false;
-        }
+      for (const piece of sentence.length <= size ? [sentence] : splitLong(sentence, size)) {
+        units.push({ text: piece, sep: units.length === 0 ? '\n\n' : first ? '\n' : ' ' });
+        first = false;
       }
-      first = false;
     }
   }
   return units;

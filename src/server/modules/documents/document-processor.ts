@@ -1,7 +1,10 @@
 // The "document.process" job: stored file -> text (extraction, when asked or missing) -> chunks
 // (replaced as a whole in one transaction that first checks the job is still ours) -> embeddings
-// in batches when a model is configured. Progress goes on the document row for the list and the
-// live stream. A document deleted meanwhile simply ends the job: its rows are gone with it.
+// in batches (the embedded model by default, or EMBEDDING_MODEL; document-embedder.ts). The
+// document is searchable by its words as soon as its chunks are committed, and by meaning as its
+// vectors come in. Mode "embed" only embeds what lacks a vector from the current model (start-up,
+// after a change of model). Progress goes on the document row for the list and the live stream.
+// A document deleted meanwhile simply ends the job: its rows are gone with it.
 import type { Database } from '../../db/client';
 import type { Logger } from '../../lib/logger';
 import type { BlobStorage } from '../../storage/storage';
@@ -11,7 +14,7 @@ import { holdsJob } from '../../jobs/jobs.repository';
 import { PermanentJobError, type JobContext, type JobHandler } from '../../jobs/job-runner';
 import { messages } from '../../../shared/messages';
 import * as repo from './documents.repository';
-import { insertEmbeddings } from './chunk-search.repository';
+import { embedDocumentChunks } from './document-embedder';
 import { chunkInWorker, extractDocumentText } from './text-extract';
 import type { ExtractPool } from './extract-pool';
 import type { DocumentEvents } from './documents-events';
@@ -21,8 +24,9 @@ import { MIME_BY_KIND } from './file-sniff';
 export const PROCESS_JOB = 'document.process';
 
 export interface ProcessPayload {
-  /** process: extract from the stored file again; rechunk: chunk the text already extracted. */
-  mode: 'process' | 'rechunk';
+  /** process: extract from the stored file again; rechunk: chunk the text already extracted;
+   * embed: only embed the chunks that have no vector from the current model. */
+  mode: 'process' | 'rechunk' | 'embed';
 }
 
 export interface ProcessorDeps {
@@ -67,66 +71,57 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
       events.changed(doc.personalityId);
     };
 
-    // 1. Text and chunks (both computed in the extraction worker).
-    const chunking = { size: deps.chunkSize, overlap: deps.chunkOverlap };
-    let chunks: string[];
-    let extracted: string | undefined;
-    if (mode === 'process' && doc.filePath) {
-      let bytes: Buffer;
-      try {
-        bytes = await deps.storage.get(doc.filePath);
-      } catch (err) {
-        if (err instanceof BlobNotFoundError) throw new PermanentJobError(messages.documents.storedFileMissing(doc.fileName));
-        throw err;
-      }
-      const kind = KIND_BY_MIME[doc.mimeType ?? ''] ?? 'text';
-      const outcome = await abortable(extractDocumentText(deps.pool, kind, bytes, doc.fileName, deps.maxPages, chunking, true), ctx.signal);
-      if (!outcome.ok) throw new PermanentJobError(outcome.error);
-      extracted = outcome.text;
-      chunks = outcome.chunks ?? [];
-    } else {
-      if (!doc.content) throw new PermanentJobError(messages.documents.noContentToChunk);
-      const outcome = await abortable(chunkInWorker(deps.pool, doc.content, doc.fileName, chunking), ctx.signal);
-      if (!outcome.ok) throw new PermanentJobError(outcome.error);
-      chunks = outcome.chunks ?? [];
-    }
-    ctx.signal.throwIfAborted();
-    await progress(15, true);
-
-    // 2. Chunks, replaced whole, only while the job is still ours.
-    const ids = await db.transaction(async (tx) => {
-      if (!(await holdsJob(tx, ctx.job.id, ctx.token))) throw new LostJobError();
-      return repo.replaceChunks(tx, doc, chunks, extracted);
-    });
     const embedding = deps.embeddings && deps.hasVector ? deps.embeddings : undefined;
-    // Stored now: let a large text (and, without embeddings, its chunks) go before the slower steps.
-    extracted = undefined;
-    if (!embedding) chunks = [];
-    await progress(embedding ? 30 : 95, true);
-
-    // 3. Embeddings, batch by batch.
-    if (embedding) {
-      let done = 0;
-      for (let i = 0; i < ids.length; i += deps.embeddingBatchSize) {
-        ctx.signal.throwIfAborted();
-        const batch = ids.slice(i, i + deps.embeddingBatchSize);
-        let vectors: number[][];
+    if (mode !== 'embed') {
+      // 1. Text and chunks (both computed in the extraction worker).
+      const chunking = { size: deps.chunkSize, overlap: deps.chunkOverlap };
+      let chunks: string[];
+      let extracted: string | undefined;
+      if (mode === 'process' && doc.filePath) {
+        let bytes: Buffer;
         try {
-          vectors = await embedding.embed(
-            batch.map((c) => chunks[c.chunkIndex]!),
-            ctx.signal,
-          );
+          bytes = await deps.storage.get(doc.filePath);
         } catch (err) {
-          if (ctx.signal.aborted) throw err;
-          throw new Error(messages.documents.embeddingFailed(err instanceof Error ? err.message : String(err)));
+          if (err instanceof BlobNotFoundError) throw new PermanentJobError(messages.documents.storedFileMissing(doc.fileName));
+          throw err;
         }
-        await insertEmbeddings(
-          db,
-          batch.map((c, j) => ({ chunkId: c.id, documentId: doc.id, personalityId: doc.personalityId, model: embedding.model, embedding: vectors[j]! })),
-        );
-        done += batch.length;
-        await repo.setEmbeddedCount(db, doc.id, done);
-        await progress(30 + (69 * done) / ids.length);
+        const kind = KIND_BY_MIME[doc.mimeType ?? ''] ?? 'text';
+        const outcome = await abortable(extractDocumentText(deps.pool, kind, bytes, doc.fileName, deps.maxPages, chunking, true), ctx.signal);
+        if (!outcome.ok) throw new PermanentJobError(outcome.error);
+        extracted = outcome.text;
+        chunks = outcome.chunks ?? [];
+      } else {
+        if (!doc.content) throw new PermanentJobError(messages.documents.noContentToChunk);
+        const outcome = await abortable(chunkInWorker(deps.pool, doc.content, doc.fileName, chunking), ctx.signal);
+        if (!outcome.ok) throw new PermanentJobError(outcome.error);
+        chunks = outcome.chunks ?? [];
+      }
+      ctx.signal.throwIfAborted();
+      await progress(15, true);
+
+      // 2. Chunks, replaced whole, only while the job is still ours. From here the document is
+      // searchable by its words.
+      await db.transaction(async (tx) => {
+        if (!(await holdsJob(tx, ctx.job.id, ctx.token))) throw new LostJobError();
+        return repo.replaceChunks(tx, doc, chunks, extracted);
+      });
+      events.changed(doc.personalityId);
+      await progress(embedding ? 30 : 95, true);
+    }
+
+    // 3. Embeddings, batch by batch, read back from the stored chunks (the text above can go).
+    if (embedding) {
+      try {
+        await embedDocumentChunks(db, embedding, doc.id, deps.embeddingBatchSize, {
+          signal: ctx.signal,
+          onProgress: async ({ done, total }) => {
+            await repo.setEmbeddedCount(db, doc.id, done);
+            await progress(30 + (69 * done) / Math.max(total, 1));
+          },
+        });
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        throw new Error(messages.documents.embeddingFailed(err instanceof Error ? err.message : String(err)));
       }
     }
 

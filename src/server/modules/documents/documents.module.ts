@@ -8,7 +8,9 @@ import type { Logger } from '../../lib/logger';
 import type { Clock } from '../../lib/clock';
 import type { BlobStorage } from '../../storage/storage';
 import { createLocalStorage } from '../../storage/local-storage';
-import { createEmbeddingClient, resolveEmbeddingTarget, type EmbeddingClient } from '../../ai/embeddings';
+import type { EmbeddingClient } from '../../ai/embeddings';
+import { createEmbeddings } from '../../ai/providers';
+import { documentsMissingEmbeddings } from './chunk-search.repository';
 import type { JobHandler } from '../../jobs/job-runner';
 import { createExtractPool } from './extract-pool';
 import { createDocumentEvents } from './documents-events';
@@ -24,7 +26,7 @@ export interface DocumentsModuleDeps {
   clock: Clock;
   /** Defaults to files under DATA_DIR/blobs. */
   storage?: BlobStorage;
-  /** Defaults to the configured embedding model, if any. */
+  /** Defaults to providers.ts's choice (EMBEDDING_MODEL, else the embedded model); null: none. */
   embeddings?: EmbeddingClient | null;
 }
 
@@ -32,9 +34,8 @@ export function createDocumentsModule(deps: DocumentsModuleDeps) {
   const { config, database, logger } = deps;
   const d = config.documents;
   const storage = deps.storage ?? createLocalStorage(path.join(config.dataDir, 'blobs'));
-  const target = resolveEmbeddingTarget(config);
-  const embeddings = deps.embeddings === undefined ? (target ? createEmbeddingClient(target) : undefined) : (deps.embeddings ?? undefined);
-  if (embeddings && !database.hasVector) logger.warn('EMBEDDING_MODEL is set but the database has no pgvector: documents get full-text search only');
+  const embeddings = deps.embeddings === undefined ? createEmbeddings(config) : (deps.embeddings ?? undefined);
+  if (embeddings && !database.hasVector) logger.warn('the database has no pgvector: documents get full-text search only (no embeddings)');
   const pool = createExtractPool({
     timeoutMs: d.extractTimeoutMs,
     memoryMb: d.extractMemoryMb,
@@ -77,6 +78,24 @@ export function createDocumentsModule(deps: DocumentsModuleDeps) {
     events,
     storage,
     embeddingModel: embeddings?.model ?? null,
+    /**
+     * Start-up: queues embedding for documents with chunks that have no vector from the current
+     * model (new since a crash, or made by another model before EMBEDDING_MODEL changed: those
+     * are re-embedded, and their old vectors replaced). Never throws.
+     */
+    async queueMissingEmbeddings(): Promise<number> {
+      if (!embeddings || !database.hasVector) return 0;
+      try {
+        const ids = await documentsMissingEmbeddings(database.db, embeddings.model);
+        let queued = 0;
+        for (const id of ids) if (await service.queueEmbedding(id)) queued++;
+        if (queued > 0) logger.info(`embeddings: ${queued} document(s) queued for ${embeddings.model}`);
+        return queued;
+      } catch (err) {
+        logger.warn('could not queue documents for embedding', err instanceof Error ? err.message : err);
+        return 0;
+      }
+    },
     jobHandlers: { [PROCESS_JOB]: processor } as Record<string, JobHandler>,
     onPersonalityDeleted: service.onPersonalityDeleted,
     /** Live streams register here so a stopping server can end them. */

@@ -85,7 +85,12 @@ export function createDocumentService(deps: DocumentServiceDeps) {
   }
 
   async function enqueue(documentId: string, payload: ProcessPayload): Promise<void> {
-    const created = await db.transaction(async (tx) => {
+    if (!(await tryEnqueue(documentId, payload))) throw new AppError('CONFLICT', messages.documents.alreadyProcessing);
+    deps.wake();
+  }
+
+  async function tryEnqueue(documentId: string, payload: ProcessPayload): Promise<boolean> {
+    return db.transaction(async (tx) => {
       await deleteFailedJobs(tx, documentId);
       const { created } = await enqueueJob(tx, {
         kind: PROCESS_JOB,
@@ -97,11 +102,16 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       if (created) await repo.setProcessing(tx, documentId, { state: 'queued', progress: 0, error: null });
       return created;
     });
-    if (!created) throw new AppError('CONFLICT', messages.documents.alreadyProcessing);
-    deps.wake();
   }
 
   return {
+    /** Queues embedding the chunks that lack a vector from the current model (start-up); false when already queued. */
+    async queueEmbedding(documentId: string): Promise<boolean> {
+      const created = await tryEnqueue(documentId, { mode: 'embed' });
+      if (created) deps.wake();
+      return created;
+    },
+
     /** Owner check for routes that read the body afterwards (upload): answers before any byte is read. */
     ownedPersonality: (viewer: Viewer, personalityId: string) => loadOwnedPersonality(db, personalityId, viewer.id),
 

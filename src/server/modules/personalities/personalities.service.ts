@@ -15,6 +15,7 @@ export interface PersonalityFields {
   name?: string;
   description?: string | null;
   behaviorInstructions?: string | null;
+  greeting?: string | null;
   voiceProvider?: VoiceProvider;
   voice?: string | null;
   agentId?: string | null;
@@ -31,6 +32,8 @@ export function toPersonalityDto(row: repo.PersonalityRow, viewerId: string | nu
     name: row.name,
     description: row.description,
     behaviorInstructions: row.behaviorInstructions,
+    greeting: row.greeting,
+    hasAvatar: row.avatarKey !== null,
     voiceProvider: provider,
     voice: voiceFromSettings(provider, row.voiceSettings),
     voiceSettings: row.voiceSettings ?? null,
@@ -64,6 +67,7 @@ export function createPersonalityService(db: Database, onDeleted: PersonalityDel
         name: input.name,
         description: input.description ?? null,
         behaviorInstructions: input.behaviorInstructions ?? null,
+        greeting: input.greeting ?? null,
         voiceProvider: provider,
         voiceSettings: buildVoiceSettings(provider, input.voice, input.enablePhoneticTranscription, null),
         agentId: provider === 'elevenlabs' ? (input.agentId ?? null) : null,
@@ -80,6 +84,7 @@ export function createPersonalityService(db: Database, onDeleted: PersonalityDel
       if (input.name !== undefined) changes.name = input.name;
       if (input.description !== undefined) changes.description = input.description;
       if (input.behaviorInstructions !== undefined) changes.behaviorInstructions = input.behaviorInstructions;
+      if (input.greeting !== undefined) changes.greeting = input.greeting;
       const voiceTouched =
         input.voiceProvider !== undefined || input.voice !== undefined || input.enablePhoneticTranscription !== undefined;
       if (voiceTouched) {

@@ -1,6 +1,7 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { authClient } from '../../../lib/auth-client';
 import { AuthError } from './auth-error';
+import { authKeys } from './get-me';
 
 export interface SignUpInput {
   email: string;
@@ -14,14 +15,32 @@ export function defaultDisplayName(email: string): string {
   return email.trim().split('@')[0] ?? '';
 }
 
-export async function signUp(input: SignUpInput) {
+export interface SignUpResult {
+  /**
+   * True when the server signed the person in at once (no mail server configured: no link could
+   * ever arrive); false when a confirmation link was e-mailed and sign-in waits for it.
+   */
+  signedIn: boolean;
+}
+
+export async function signUp(input: SignUpInput): Promise<SignUpResult> {
   const email = input.email.trim();
   const name = input.displayName.trim() || defaultDisplayName(email);
   const { data, error } = await authClient.signUp.email({ email, password: input.password, name });
   if (error) throw new AuthError(error);
-  return data;
+  // better-auth answers a token only when it opened a session (autoSignIn without verification).
+  return { signedIn: typeof data?.token === 'string' && data.token.length > 0 };
 }
 
+/** Signs up; when that signed the person in, switches every cached answer over as sign-in does. */
 export function useSignUp() {
-  return useMutation({ mutationFn: signUp });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: signUp,
+    onSuccess: async (result) => {
+      if (!result.signedIn) return;
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== authKeys.all[0] });
+      await queryClient.invalidateQueries({ queryKey: authKeys.all });
+    },
+  });
 }

@@ -68,6 +68,34 @@ describe('auth screen', () => {
     });
   });
 
+  it('with no mail server, sign-up signs the person in and goes to / (no confirmation message)', async () => {
+    let signedUp = false;
+    const grace = { id: 'user-grace', email: 'grace@example.com', displayName: 'grace' };
+    localStorage.setItem('kindred:onboarding-completed:user-grace', 'true');
+    const api = fakeApi({
+      override: (call) => {
+        if (call.path === '/api/auth/sign-up/email') {
+          signedUp = true;
+          const now = '2026-01-01T00:00:00.000Z';
+          return { status: 200, body: { token: 'session-token', user: { id: grace.id, email: grace.email, name: 'grace', emailVerified: false, image: null, createdAt: now, updatedAt: now } } };
+        }
+        if (call.path === '/api/me' && signedUp) return { status: 200, body: { user: grace, isAdmin: false } };
+        return undefined;
+      },
+    });
+    const app = openAuth();
+    const user = await signUpTab();
+    await user.type(screen.getByLabelText('Email'), 'grace@example.com');
+    await user.type(passwordInput(), 'secret123');
+    await user.click(screen.getByRole('button', { name: 'Sign Up' }));
+
+    await waitFor(() => expect(app.location()).toBe('/'));
+    expect(screen.queryByText('Check your email for a confirmation link!')).toBeNull();
+    expect(api.callsTo('GET', '/api/me').length).toBeGreaterThanOrEqual(2);
+    const header = await screen.findByRole('navigation', { name: 'Account' });
+    expect(await within(header).findByRole('button', { name: 'Sign Out' })).toBeInTheDocument();
+  });
+
   it('sends the display name typed by the person', async () => {
     const api = fakeApi();
     openAuth();

@@ -63,7 +63,12 @@ export function AuthScreen() {
                 />
               </TabsContent>
               <TabsContent value="sign-up" className="pt-2">
-                <SignUpForm email={email} onEmailChange={setEmail} onNotice={setNotice} />
+                <SignUpForm
+                  email={email}
+                  onEmailChange={setEmail}
+                  onNotice={setNotice}
+                  onSignedIn={() => void navigate('/', { replace: true })}
+                />
               </TabsContent>
             </Tabs>
             {/* The alert announces itself (role alert or status) when it appears. */}

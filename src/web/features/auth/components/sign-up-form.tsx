@@ -14,9 +14,11 @@ interface SignUpFormProps {
   email: string;
   onEmailChange: (email: string) => void;
   onNotice: (notice: AuthNotice | null) => void;
+  /** Called when sign-up also signed the person in (no mail server: no link to wait for). */
+  onSignedIn: () => void;
 }
 
-export function SignUpForm({ email, onEmailChange, onNotice }: SignUpFormProps) {
+export function SignUpForm({ email, onEmailChange, onNotice, onSignedIn }: SignUpFormProps) {
   const nameId = useId();
   const emailId = useId();
   const [displayName, setDisplayName] = useState('');
@@ -32,8 +34,9 @@ export function SignUpForm({ email, onEmailChange, onNotice }: SignUpFormProps) 
     signUp.mutate(
       { email, password, displayName },
       {
-        onSuccess: () => {
+        onSuccess: (result) => {
           setPassword('');
+          if (result.signedIn) return onSignedIn();
           onNotice({ kind: 'confirmation', text: messages.auth.signUpSuccess });
         },
         onError: (err) => onNotice({ kind: 'error', text: err.message }),

@@ -2,10 +2,10 @@
 // create form and the grid; or, when ?chat={id} is set, that personality's conversation.
 // Other features plug in through props, so this feature imports none of them: the route passes
 // the conversation view and the documents modal opener.
-import { useCallback, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { ArrowLeftIcon, LogInIcon, PlusIcon } from 'lucide-react';
+import { ArrowLeftIcon, FileUpIcon, LogInIcon, PlusIcon } from 'lucide-react';
 import type { Personality } from '../../../../shared/schemas/personality';
 import { Button } from '../../../components/ui/button';
 import { useViewer } from '../../auth/hooks/use-viewer';
@@ -26,12 +26,16 @@ interface Props {
 
 const noop = () => {};
 
+// The import dialog (card parsing preview, file input) is loaded only when opened.
+const ImportCardDialog = lazy(() => import('./import-card-dialog'));
+
 export function PersonalitiesDashboard({ renderConversation, onOpenDocuments = noop, renderShareAction }: Props) {
   const viewer = useViewer();
   const signedIn = viewer.user !== null;
   const list = useListPersonalities();
   const { chatId, openChat, closeChat } = useChatParam();
   const [creating, setCreating] = useState(false);
+  const [importing, setImporting] = useState(false);
   const queryClient = useQueryClient();
   const refreshLibrary = useCallback(
     () => void queryClient.invalidateQueries({ queryKey: personalityKeys.lists() }),
@@ -76,17 +80,16 @@ export function PersonalitiesDashboard({ renderConversation, onOpenDocuments = n
           </p>
         </div>
         {viewer.isLoading ? null : signedIn ? (
-          <Button
-            variant="mystical"
-            size="lg"
-            className="self-start md:self-auto"
-            onClick={() => setCreating(true)}
-            aria-expanded={creating}
-            disabled={creating}
-          >
-            <PlusIcon aria-hidden />
-            Add Personality
-          </Button>
+          <div className="flex flex-wrap gap-2 self-start md:self-auto">
+            <Button variant="mystical" size="lg" onClick={() => setCreating(true)} aria-expanded={creating} disabled={creating}>
+              <PlusIcon aria-hidden />
+              Add Personality
+            </Button>
+            <Button variant="outline" size="lg" onClick={() => setImporting(true)} aria-haspopup="dialog">
+              <FileUpIcon aria-hidden />
+              Import
+            </Button>
+          </div>
         ) : (
           <Button asChild variant="mystical" size="lg" className="self-start md:self-auto">
             <Link to="/auth">
@@ -98,6 +101,11 @@ export function PersonalitiesDashboard({ renderConversation, onOpenDocuments = n
       </section>
 
       {creating && signedIn && <PersonalityCreateForm onDone={() => setCreating(false)} />}
+      {importing && signedIn && (
+        <Suspense fallback={null}>
+          <ImportCardDialog open={importing} onOpenChange={setImporting} />
+        </Suspense>
+      )}
 
       <PersonalityGrid
         personalities={list.data}

@@ -193,8 +193,11 @@ describe('personality card', () => {
     const { user } = renderLibrary(ada, [makePersonality({ name: 'Keys' })]);
     await card('Keys');
     await user.tab(); // Add Personality
+    await user.tab(); // Import
     await user.tab();
     expect(screen.getByRole('button', { name: 'Edit Keys' })).toHaveFocus();
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'Export Keys as a character card' })).toHaveFocus();
     await user.tab();
     expect(screen.getByRole('button', { name: 'Delete Keys' })).toHaveFocus();
     await user.keyboard('{Enter}');

@@ -13,6 +13,8 @@ import { isCreatedByAnother } from '../utils/personality-labels';
 import { PersonalityBadges } from './personality-badges';
 import { PersonalityEditForm } from './personality-edit-form';
 import { DeletePersonalityDialog } from './delete-personality-dialog';
+import { ExportCardDialog } from './export-card-dialog';
+import { cardUrls } from '../api/import-card';
 
 interface Props {
   personality: Personality;
@@ -60,9 +62,22 @@ export function PersonalityCard({ personality: p, signedIn, onStartChat, onOpenD
         <>
           <CardHeader className="gap-3">
             <div className="flex items-start justify-between gap-2">
-              <CardTitle id={titleId} className="min-w-0 break-words">
-                {p.name}
-              </CardTitle>
+              <div className="flex min-w-0 items-center gap-3">
+                {p.hasAvatar && (
+                  <img
+                    src={cardUrls.avatar(p.id, p.updatedAt)}
+                    alt=""
+                    width={48}
+                    height={48}
+                    loading="lazy"
+                    data-testid="personality-avatar"
+                    className="size-12 shrink-0 rounded-full border object-cover"
+                  />
+                )}
+                <CardTitle id={titleId} className="min-w-0 break-words">
+                  {p.name}
+                </CardTitle>
+              </div>
               {p.isOwner && (
                 <div className="-mt-1 -mr-2 flex shrink-0 gap-0.5">
                   <Button
@@ -76,6 +91,7 @@ export function PersonalityCard({ personality: p, signedIn, onStartChat, onOpenD
                   >
                     <PencilIcon aria-hidden />
                   </Button>
+                  <ExportCardDialog personality={p} triggerClassName={ownerActionClass} />
                   <DeletePersonalityDialog personality={p} triggerClassName={ownerActionClass} />
                 </div>
               )}

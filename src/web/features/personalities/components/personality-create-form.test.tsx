@@ -52,6 +52,7 @@ describe('create personality form', () => {
     expect(within(form).getByRole('combobox', { name: 'OpenAI voice' })).toHaveTextContent('Alloy (neutral)');
     expect(within(form).queryByLabelText('Agent ID')).toBeNull();
     await user.click(within(form).getByRole('checkbox', { name: 'Enable phonetic transcription' }));
+    await user.type(within(form).getByLabelText('Greeting'), 'Good day! Shall we talk about engines?');
     await user.click(within(form).getByRole('button', { name: 'Create Personality' }));
 
     expect(await screen.findByText('Personality created successfully')).toBeInTheDocument();
@@ -59,6 +60,7 @@ describe('create personality form', () => {
       name: 'Ada Lovelace',
       description: '',
       behaviorInstructions: '',
+      greeting: 'Good day! Shall we talk about engines?',
       voiceProvider: 'openai',
       voice: 'alloy',
       agentId: null,

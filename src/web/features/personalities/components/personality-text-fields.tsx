@@ -1,4 +1,4 @@
-// Name, description and behavior instructions: shared by the create and the inline edit form.
+// Name, description, behavior instructions and greeting: shared by the create and the inline edit form.
 import { limits } from '../../../../shared/limits';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
@@ -59,6 +59,17 @@ export function PersonalityTextFields({ values, onChange, idPrefix, nameError, a
             onChange={(e) => onChange({ ...values, behaviorInstructions: e.target.value })}
           />
         </div>
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor={id('greeting')}>Greeting</Label>
+        <Textarea
+          id={id('greeting')}
+          value={values.greeting}
+          maxLength={limits.personalityGreetingMax}
+          rows={2}
+          placeholder="The first message of every chat. Leave blank for a simple hello."
+          onChange={(e) => onChange({ ...values, greeting: e.target.value })}
+        />
       </div>
     </>
   );

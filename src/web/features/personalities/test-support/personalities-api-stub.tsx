@@ -39,6 +39,8 @@ export function makePersonality(overrides: Partial<Personality> = {}): Personali
     voiceSettings: { provider: 'default' },
     agentId: null,
     customVoiceId: null,
+    greeting: null,
+    hasAvatar: false,
     sharingType: 'private',
     isPublic: false,
     displayOrder: null,

@@ -8,6 +8,8 @@ export interface PersonalityFormValues {
   name: string;
   description: string;
   behaviorInstructions: string;
+  /** The first message of every chat; blank means the generic greeting. */
+  greeting: string;
   voiceProvider: VoiceProvider;
   voice: string | null;
   agentId: string;
@@ -18,6 +20,7 @@ export const emptyFormValues: PersonalityFormValues = {
   name: '',
   description: '',
   behaviorInstructions: '',
+  greeting: '',
   voiceProvider: 'default',
   voice: null,
   agentId: '',
@@ -29,6 +32,7 @@ export function formValuesFrom(p: Personality): PersonalityFormValues {
     name: p.name,
     description: p.description ?? '',
     behaviorInstructions: p.behaviorInstructions ?? '',
+    greeting: p.greeting ?? '',
     voiceProvider: p.voiceProvider,
     voice: p.voice ?? defaultVoiceFor(p.voiceProvider),
     agentId: p.agentId ?? '',
@@ -52,6 +56,7 @@ export function toRequestBody(values: PersonalityFormValues): CreatePersonalityI
     name: values.name.trim(),
     description: values.description,
     behaviorInstructions: values.behaviorInstructions,
+    greeting: values.greeting,
     voiceProvider: provider,
     voice: provider === 'default' ? null : values.voice,
     agentId: provider === 'elevenlabs' ? values.agentId : null,

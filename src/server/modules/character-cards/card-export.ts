@@ -1,0 +1,62 @@
+// A personality written back as a Character Card V2: the JSON file, and the PNG card (the stored
+// avatar with the card as a base64 "chara" tEXt chunk before IEND). Behaviour instructions go
+// back to personality / scenario / system_prompt / post_history_instructions by their labels.
+import type { CardBook } from '../../../shared/schemas/character-card';
+import { instructionsToSections } from './card-parse';
+import { readPngChunks, textChunk, writePng } from './png-chunks';
+
+export interface ExportSource {
+  name: string;
+  description: string | null;
+  behaviorInstructions: string | null;
+  greeting: string | null;
+  /** The lorebook, only while its knowledge document still exists. */
+  book: CardBook | null;
+}
+
+export function buildCardV2(src: ExportSource) {
+  const sections = instructionsToSections(src.behaviorInstructions);
+  const data: Record<string, unknown> = {
+    name: src.name,
+    description: src.description ?? '',
+    personality: sections.personality,
+    scenario: sections.scenario,
+    first_mes: src.greeting ?? '',
+    mes_example: '',
+    creator_notes: '',
+    system_prompt: sections.system_prompt,
+    post_history_instructions: sections.post_history_instructions,
+    alternate_greetings: [],
+    tags: [],
+    creator: '',
+    character_version: '',
+    extensions: {},
+  };
+  if (src.book) data.character_book = { ...src.book, extensions: {}, entries: src.book.entries.map((e) => ({ ...e, extensions: {} })) };
+  return { spec: 'chara_card_v2' as const, spec_version: '2.0', data };
+}
+
+export function cardJson(src: ExportSource): string {
+  return `${JSON.stringify(buildCardV2(src), null, 2)}\n`;
+}
+
+/** The avatar (already rebuilt without text chunks) with the card embedded as tEXt "chara". */
+export function cardPng(avatar: Buffer, src: ExportSource): Buffer {
+  const chunks = readPngChunks(avatar).filter((c) => c.type !== 'tEXt' && c.type !== 'iTXt' && c.type !== 'zTXt');
+  const encoded = Buffer.from(JSON.stringify(buildCardV2(src)), 'utf8').toString('base64');
+  const iend = chunks.findIndex((c) => c.type === 'IEND');
+  chunks.splice(iend, 0, textChunk('chara', encoded));
+  return writePng(chunks);
+}
+
+/** A download name from the personality's name: letters, digits, spaces, dashes; never a path. */
+export function exportFileName(name: string, ext: 'json' | 'png'): string {
+  const base = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9 _-]+/g, '')
+    .trim()
+    .replace(/\s+/g, '_')
+    .slice(0, 80);
+  return `${base || 'character'}.${ext}`;
+}

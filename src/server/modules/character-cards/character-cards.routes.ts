@@ -1,0 +1,48 @@
+// Character card routes, mounted under /api/personalities:
+//   POST /import/preview  (signed in; multipart "file")  what would be imported, nothing created
+//   POST /import          (signed in; multipart "file")  creates a private personality, 201
+//   GET  /{id}/export.json, /{id}/export.png             the owner's card download
+//   GET  /{id}/avatar                                    the image, for whoever may see the personality
+import { createRouter } from '../../lib/openapi';
+import { requireViewer } from '../../auth/session';
+import type { CharacterCardService } from './character-cards.service';
+import { readCardUpload } from './card-upload';
+
+function attachment(fileName: string): string {
+  // fileName is ASCII letters, digits, "_", "-" and one extension (exportFileName).
+  return `attachment; filename="${fileName}"`;
+}
+
+export function characterCardRoutes(service: CharacterCardService) {
+  return createRouter()
+    .post('/import/preview', async (c) => {
+      const viewer = requireViewer(c.get('viewer'));
+      const bytes = await readCardUpload(c);
+      return c.json({ preview: service.preview(viewer, bytes) }, 200);
+    })
+    .post('/import', async (c) => {
+      const viewer = requireViewer(c.get('viewer'));
+      const bytes = await readCardUpload(c);
+      return c.json({ personality: await service.import(viewer, bytes) }, 201);
+    })
+    .get('/:id/export.json', async (c) => {
+      const viewer = requireViewer(c.get('viewer'));
+      const file = await service.export(viewer, c.req.param('id'), 'json');
+      c.header('Content-Disposition', attachment(file.fileName));
+      c.header('Cache-Control', 'private, no-store');
+      return c.body(file.body as string, 200, { 'Content-Type': file.contentType });
+    })
+    .get('/:id/export.png', async (c) => {
+      const viewer = requireViewer(c.get('viewer'));
+      const file = await service.export(viewer, c.req.param('id'), 'png');
+      c.header('Content-Disposition', attachment(file.fileName));
+      c.header('Cache-Control', 'private, no-store');
+      return c.body(file.body as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': file.contentType });
+    })
+    .get('/:id/avatar', async (c) => {
+      const png = await service.avatar(c.get('viewer'), c.req.param('id'));
+      c.header('Cache-Control', 'private, max-age=300');
+      c.header('Content-Disposition', 'inline; filename="avatar.png"');
+      return c.body(new Uint8Array(png), 200, { 'Content-Type': 'image/png' });
+    });
+}

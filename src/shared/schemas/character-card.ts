@@ -1,0 +1,46 @@
+// Character Card V2/V3 (chara_card_v2 / chara_card_v3): what an import brings, what the preview
+// shows, and the lorebook kept for export. Browser-safe; the parser lives on the server.
+import { z } from 'zod';
+
+/** One lorebook entry as kept for export (the fields SillyTavern and the V2 spec define). */
+export interface CardBookEntry {
+  keys: string[];
+  content: string;
+  enabled: boolean;
+  insertion_order: number;
+  name?: string;
+  comment?: string;
+  case_sensitive?: boolean;
+  priority?: number;
+  id?: number;
+  selective?: boolean;
+  secondary_keys?: string[];
+  constant?: boolean;
+  position?: 'before_char' | 'after_char';
+}
+
+export interface CardBook {
+  name?: string;
+  description?: string;
+  scan_depth?: number;
+  token_budget?: number;
+  recursive_scanning?: boolean;
+  entries: CardBookEntry[];
+}
+
+export const cardPreviewSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  greeting: z.string(),
+  /** Behaviour instructions made from personality, scenario, system_prompt, post_history_instructions. */
+  behaviorInstructions: z.string(),
+  lorebookEntries: z.number().int(),
+  hasImage: z.boolean(),
+  spec: z.enum(['chara_card_v2', 'chara_card_v3']),
+});
+export type CardPreview = z.infer<typeof cardPreviewSchema>;
+
+export const cardPreviewResponseSchema = z.object({ preview: cardPreviewSchema });
+
+/** The "file" field of the multipart import and preview requests. */
+export const CARD_FILE_FIELD = 'file';
