@@ -72,6 +72,10 @@ async function score(retriever: Retriever, personalityId: string): Promise<Score
     const result = await retriever.search({ personalityId, viewerId: null, text: q.question, limit: 5 });
     // As the chat service does: nothing is quoted when retrieval finds the documents cannot answer.
     const reply = composeOfflineReply({ personalityName: personName, question: q.question, passages: answeringPassages(result) });
+    if (process.env.BENCH_SIGNALS) {
+      const g = result.signals;
+      console.log(`SIG\t${q.passage ? 'A' : 'U'}\t${g?.terms}\t${g?.absentTerms}\t${g?.bestSentenceCosine?.toFixed(3)}\t${q.question}`);
+    }
     if (!q.passage) {
       if (isDeclined(reply)) declined++;
       continue;

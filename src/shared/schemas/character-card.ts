@@ -42,5 +42,5 @@ export type CardPreview = z.infer<typeof cardPreviewSchema>;
 
 export const cardPreviewResponseSchema = z.object({ preview: cardPreviewSchema });
 
-/** The "file" field of the multipart import and preview requests. */
-export const CARD_FILE_FIELD = 'file';
+// Kept in a module without zod, so the dashboard's first JavaScript need not load zod for it.
+export { CARD_FILE_FIELD } from '../character-card-fields';

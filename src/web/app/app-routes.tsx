@@ -1,9 +1,28 @@
+import { Suspense, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
-import { AdminPage } from '../features/admin/components/admin-page';
-import { AuthScreen } from '../features/auth/components/auth-screen';
+import { LoaderCircle } from 'lucide-react';
+import { lazyNamed } from '../lib/lazy-named';
 import { MainLayout } from './main-layout';
 import { HomeRoute } from './routes/home-route';
 import { NotFoundRoute } from './routes/not-found-route';
+
+// Screens most visitors never open load on demand, keeping the first page's JavaScript small.
+const AdminPage = lazyNamed(() => import('../features/admin/components/admin-page'), 'AdminPage');
+const AuthScreen = lazyNamed(() => import('../features/auth/components/auth-screen'), 'AuthScreen');
+
+/** Shown while a screen's code loads (usually a few milliseconds from the immutable cache). */
+export function ScreenLoading() {
+  return (
+    <div role="status" className="flex items-center justify-center gap-2 py-24 text-muted-foreground">
+      <LoaderCircle className="size-5 animate-spin" aria-hidden="true" />
+      Loading...
+    </div>
+  );
+}
+
+function Lazy({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<ScreenLoading />}>{children}</Suspense>;
+}
 
 // Declarative routes: render errors reach our own ErrorBoundary (a data router would catch them
 // itself and show React Router's default error page instead of the spec's fallback).
@@ -12,9 +31,9 @@ export function AppRoutes() {
     <Routes>
       <Route element={<MainLayout />}>
         <Route index element={<HomeRoute />} />
-        <Route path="admin" element={<AdminPage />} />
+        <Route path="admin" element={<Lazy><AdminPage /></Lazy>} />
       </Route>
-      <Route path="auth" element={<AuthScreen />} />
+      <Route path="auth" element={<Lazy><AuthScreen /></Lazy>} />
       <Route path="*" element={<NotFoundRoute />} />
     </Routes>
   );

@@ -40,6 +40,8 @@ export interface RetrievalResult {
   documentsNotReady: number;
   /** The documents cannot answer this question (see looksUnanswerable): a reply quotes nothing. */
   unanswerable?: boolean;
+  /** What the unanswerable decision saw (for the quality benchmark and debugging). */
+  signals?: { terms: number; absentTerms: number; bestSentenceCosine?: number };
 }
 
 /** The passages a reply may draw on: none when the documents cannot answer the question. */
@@ -154,10 +156,11 @@ export function createRetriever(db: Database, vectors: VectorSearch | undefined,
       const bestCosine = embedding ? Math.max(-1, ...scored.map((s) => s.bestSentenceCosine ?? -1)) : undefined;
       // Without vectors, only passages holding some of the question's words are evidence.
       const passages = top.filter((s) => s.score > 0).map(toPassage);
-      if (looksUnanswerable(lexical.terms, lexical.absentTerms, bestCosine === -1 ? undefined : bestCosine)) {
-        return { passages, documentsNotReady: lexical.documentsNotReady, unanswerable: true };
+      const signals = { terms: lexical.terms, absentTerms: lexical.absentTerms, bestSentenceCosine: bestCosine === -1 ? undefined : bestCosine };
+      if (looksUnanswerable(signals.terms, signals.absentTerms, signals.bestSentenceCosine)) {
+        return { passages, documentsNotReady: lexical.documentsNotReady, unanswerable: true, signals };
       }
-      return { passages, documentsNotReady: lexical.documentsNotReady };
+      return { passages, documentsNotReady: lexical.documentsNotReady, signals };
     },
   };
 }

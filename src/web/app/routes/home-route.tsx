@@ -1,11 +1,17 @@
+import { Suspense } from 'react';
 import { LoaderCircle } from 'lucide-react';
+import { lazyNamed } from '../../lib/lazy-named';
+import { ScreenLoading } from '../app-routes';
 import { useViewer } from '../../features/auth/hooks/use-viewer';
 import { OnboardingDialog } from '../../features/onboarding/components/onboarding-dialog';
 import { PersonalitiesDashboard } from '../../features/personalities/components/personalities-dashboard';
-import { ConversationView } from '../../features/conversation/components/conversation-view';
 import { ShareDialog } from '../../features/sharing/components/share-dialog';
-import { DocumentsModal } from '../../features/documents/components/documents-modal';
 import { useDocumentsParam } from '../../features/documents/hooks/use-documents-param';
+
+// Loaded when opened: the conversation (Markdown rendering, streaming) and the documents modal
+// (upload, drag-and-drop, source view) are most of the code behind "/".
+const ConversationView = lazyNamed(() => import('../../features/conversation/components/conversation-view'), 'ConversationView');
+const DocumentsModal = lazyNamed(() => import('../../features/documents/components/documents-modal'), 'DocumentsModal');
 
 /** "/": the personalities dashboard, and onboarding for a signed-in user who has not seen it. */
 export function HomeRoute() {
@@ -24,23 +30,27 @@ export function HomeRoute() {
     <>
       <PersonalitiesDashboard
         renderConversation={(personality, onBack) => (
-          <ConversationView
-            personality={personality}
-            onBack={onBack}
-            // A reply's reference opens the documents feature's source view at that chunk.
-            onOpenSource={(reference) => documents.openDocuments(personality.id, reference)}
-          />
+          <Suspense fallback={<ScreenLoading />}>
+            <ConversationView
+              personality={personality}
+              onBack={onBack}
+              // A reply's reference opens the documents feature's source view at that chunk.
+              onOpenSource={(reference) => documents.openDocuments(personality.id, reference)}
+            />
+          </Suspense>
         )}
         renderShareAction={(personality, onChanged) => <ShareDialog personality={personality} onChanged={onChanged} />}
         onOpenDocuments={(personality) => documents.openDocuments(personality.id)}
       />
       <OnboardingDialog userId={user?.id ?? null} />
       {documents.personalityId && (
-        <DocumentsModal
-          personalityId={documents.personalityId}
-          reference={documents.reference}
-          onClose={documents.closeDocuments}
-        />
+        <Suspense fallback={null}>
+          <DocumentsModal
+            personalityId={documents.personalityId}
+            reference={documents.reference}
+            onClose={documents.closeDocuments}
+          />
+        </Suspense>
       )}
     </>
   );

@@ -3,7 +3,8 @@
 // come from the typed client.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../lib/api-client';
-import { CARD_FILE_FIELD, type CardPreview } from '../../../../shared/schemas/character-card';
+import { CARD_FILE_FIELD } from '../../../../shared/character-card-fields';
+import type { CardPreview } from '../../../../shared/schemas/character-card';
 import type { Personality } from '../../../../shared/schemas/personality';
 import { personalityKeys } from './personality-keys';
 
