@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { precompress } from './scripts/vite-precompress.ts';
 
 // The SPA: index.html at the repo root loads src/web/main.tsx. The build lands in dist/web, which
 // the Node server serves on the same origin as the API. In development `vite` proxies /api to the
@@ -8,7 +9,7 @@ import tailwindcss from '@tailwindcss/vite';
 export default defineConfig({
   root: '.',
   publicDir: 'public',
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompress()],
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,

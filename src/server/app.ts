@@ -166,8 +166,13 @@ function trustedOrigins(publicUrl: string): string[] {
 function mountWeb(app: OpenAPIHono<AppEnv>, webRoot: string) {
   const indexPath = path.join(webRoot, 'index.html');
   const root = path.relative(process.cwd(), webRoot) || '.';
-  app.use('/assets/*', serveStatic({ root, onFound: (_p, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable') }));
-  app.use('*', serveStatic({ root }));
+  // `precompressed`: the build wrote .br and .gz beside each file (scripts/vite-precompress.ts);
+  // the one the browser accepts is sent with Content-Encoding and Vary: Accept-Encoding.
+  app.use(
+    '/assets/*',
+    serveStatic({ root, precompressed: true, onFound: (_p, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable') }),
+  );
+  app.use('*', serveStatic({ root, precompressed: true }));
   app.get('*', (c) => {
     const html = fs.readFileSync(indexPath, 'utf8');
     return c.html(html);
