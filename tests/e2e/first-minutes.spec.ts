@@ -129,7 +129,10 @@ test.describe('with SMTP_URL set', () => {
     // ...and once it is opened, the person is in.
     await page.goto(link!);
     await page.goto(`${baseURL}/`);
-    await expect(page.getByRole('banner').getByRole('button', { name: 'Sign Out' })).toBeVisible();
+    // Signed in: the page shows the account (or onboarding, a modal over it, for a first visit).
+    await expect(
+      page.getByRole('dialog', { name: 'Welcome to Kindred' }).or(page.getByRole('banner').getByRole('button', { name: 'Sign Out' })),
+    ).toBeVisible();
     const after = (await (await page.request.get(`${baseURL}/api/me`)).json()) as { user: { email: string } | null };
     expect(after.user?.email).toBe(email);
   });
