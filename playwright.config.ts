@@ -78,6 +78,10 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // Every flow signs up from 127.0.0.1; the limits themselves are covered by the server suite.
       RATE_LIMIT_AUTH_PER_15MIN: '100000',
+      RATE_LIMIT_CHAT_PER_MINUTE: '100000',
+      RATE_LIMIT_URL_IMPORT_PER_HOUR: '100000',
+      SIGN_IN_FAILURES_BEFORE_BACKOFF: '100000',
+      SIGN_IN_FAILURES_PER_ACCOUNT: '100000',
       RATE_LIMIT_FEEDBACK_PER_HOUR: '100000',
     },
   },

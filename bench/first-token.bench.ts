@@ -43,7 +43,7 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-bench-'));
   const server = await startTestServer({
     ...(process.env.TEST_DATABASE_URL ? {} : { dataDir }),
-    env: { LLM_BASE_URL: fakeUrl, LLM_API_KEY: 'bench', LLM_MODEL: 'fake-model', LOG_LEVEL: 'warn', RATE_LIMIT_AUTH_PER_15MIN: '10000' },
+    env: { LLM_BASE_URL: fakeUrl, LLM_API_KEY: 'bench', LLM_MODEL: 'fake-model', LOG_LEVEL: 'warn', RATE_LIMIT_AUTH_PER_15MIN: '10000', RATE_LIMIT_CHAT_PER_MINUTE: '1000000' },
   });
   const client = child('client');
   try {

@@ -34,6 +34,14 @@ import { createCharacterCardService } from './modules/character-cards/character-
 import { characterCardRoutes } from './modules/character-cards/character-cards.routes';
 import { isCardUploadPath } from './modules/character-cards/card-upload';
 import { messages } from '../shared/messages';
+import { clientAddressMiddleware } from './security/client-address';
+import { sameOriginWrites } from './security/origin-check';
+import { jsonTextGuard } from './security/json-text-guard';
+import { signInGuard } from './security/sign-in-guard';
+import { createModerationService } from './modules/moderation/moderation.service';
+import { contentFlagRoutes, reportRoutes } from './modules/moderation/moderation.routes';
+import { createModerator } from './ai/providers';
+import { closeAfterTooLarge, forceRevokeOtherSessions } from './security/request-hygiene';
 import { limits } from '../shared/limits';
 
 export interface AppDeps {
@@ -62,10 +70,11 @@ export function createApp(deps: AppDeps) {
     logger,
     secureCookies: config.publicUrl.startsWith('https://'),
   });
-  const documents = createDocumentsModule({ config, database, logger, clock, storage: deps.storage });
+  const moderation = createModerationService({ db, clock, logger, moderator: createModerator(config), severeTypes: config.moderation.severeTypes });
+  const documents = createDocumentsModule({ config, database, logger, clock, storage: deps.storage, moderation });
   // Deleting a personality also removes its stored files (rows cascade in the database).
   const personalities = createPersonalityService(db, [documents.onPersonalityDeleted]);
-  const conversations = createConversationsModule({ config, db, clock, logger, secret: deps.authSecret, hasVector: database.hasVector });
+  const conversations = createConversationsModule({ config, db, clock, logger, secret: deps.authSecret, hasVector: database.hasVector, moderation });
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
@@ -88,20 +97,64 @@ export function createApp(deps: AppDeps) {
     }),
   );
 
+  app.use('*', clientAddressMiddleware(config.trustedProxies));
+  app.use('/api/*', closeAfterTooLarge());
+  // Writes from another origin (another port of this host included); the auth library checks its own.
+  const sameOrigin = sameOriginWrites(trustedOrigins(config.publicUrl));
+  app.use('/api/*', (c, next) => (c.req.path.startsWith('/api/auth/') ? next() : sameOrigin(c, next)));
   // JSON bodies are small; 413 is sent as soon as the stream passes the limit, before it is read whole.
   const jsonBodyLimit = bodyLimit({
     maxSize: limits.jsonBodyMaxBytes,
     onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', messages.errors.tooLarge), 413),
   });
+  // Then text no route could store (NUL, lone surrogates, not UTF-8) is refused in one place.
+  const textGuard = jsonTextGuard();
   // File uploads stream through their own, larger limits (documents-upload.ts).
   app.use('/api/*', (c, next) =>
-    isStreamedUploadPath(c.req.method, c.req.path) || isCardUploadPath(c.req.method, c.req.path) ? next() : jsonBodyLimit(c, next),
+    isStreamedUploadPath(c.req.method, c.req.path) || isCardUploadPath(c.req.method, c.req.path)
+      ? next()
+      : jsonBodyLimit(c, async () => {
+          await textGuard(c, next);
+        }),
   );
   app.use('/api/*', sessionMiddleware(auth, db));
 
-  const authLimit = { max: config.rateLimits.authPer15Min, windowSeconds: 15 * 60 };
+  // Auth limits count the client address (or the target account), never a session cookie.
+  const authLimit = { max: config.rateLimits.authPer15Min, windowSeconds: 15 * 60, by: 'address' as const };
   app.use('/api/auth/sign-up/*', rateLimit(db, clock, { endpoint: 'auth/sign-up', ...authLimit }));
-  app.use('/api/auth/sign-in/*', rateLimit(db, clock, { endpoint: 'auth/sign-in', ...authLimit }));
+  app.use(
+    '/api/auth/sign-in/email',
+    signInGuard(db, clock, {
+      failuresBeforeBackoff: config.rateLimits.signInFailuresBeforeBackoff,
+      failuresPerAccount: config.rateLimits.signInFailuresPerAccount,
+      failuresPerAddress: config.rateLimits.authPer15Min,
+    }),
+  );
+  app.use('/api/auth/sign-in/*', rateLimit(db, clock, { endpoint: 'auth/sign-in', ...authLimit, max: authLimit.max * 10 }));
+  app.use(
+    '/api/auth/send-verification-email',
+    rateLimit(db, clock, {
+      endpoint: 'auth/send-verification-email',
+      max: config.rateLimits.verificationEmailPerHour,
+      windowSeconds: 3600,
+      by: 'address',
+      alsoBy: async (c) => {
+        const body = (await c.req.raw.clone().json().catch(() => null)) as { email?: unknown } | null;
+        return typeof body?.email === 'string' ? `email:${body.email.trim().toLowerCase().slice(0, 320)}` : undefined;
+      },
+    }),
+  );
+  // Changing the password signs the person's other sessions out, whatever the client asked.
+  app.use('/api/auth/change-password', forceRevokeOtherSessions());
+  // Chat and URL import cost model calls and fetches: limited per user (per address signed out).
+  const chatLimit = rateLimit(db, clock, { endpoint: 'chat', max: config.rateLimits.chatPerMinute, windowSeconds: 60 });
+  app.on('POST', ['/api/personalities/:id/chat', '/api/personalities/:id/chat/preview'], chatLimit);
+  app.on('POST', '/api/personalities/:id/reports', rateLimit(db, clock, { endpoint: 'reports', max: config.rateLimits.feedbackPerHour, windowSeconds: 3600 }));
+  app.on(
+    'POST',
+    '/api/personalities/:id/documents/url',
+    rateLimit(db, clock, { endpoint: 'documents/url', max: config.rateLimits.urlImportPerHour, windowSeconds: 3600 }),
+  );
   app.on(['GET', 'POST'], '/api/auth/*', async (c) => {
     const res = await auth.handler(c.req.raw);
     // better-auth answers an unknown auth path with an empty 404; keep the API's JSON error shape.
@@ -120,6 +173,8 @@ export function createApp(deps: AppDeps) {
     .route('/api/personalities', documentRoutes(documents, logger))
     .route('/api/personalities', sharingRoutes(createSharingService(db, clock)))
     .route('/api/admin', adminRoutes(createAdminService(db, clock)))
+    .route('/api/admin/content-flags', contentFlagRoutes(moderation))
+    .route('/api/personalities', reportRoutes(moderation))
     .route('/api/personalities', conversations.personalityRoutes)
     .route('/api/conversations', conversations.conversationRoutes)
     .route('/api/admin/system-optimizations', conversations.systemOptimizationRoutes)

@@ -36,6 +36,23 @@ const envSchema = z.object({
   // Rate limits can be loosened for load tests; defaults are what a public deployment wants.
   RATE_LIMIT_AUTH_PER_15MIN: z.coerce.number().int().positive().default(30),
   RATE_LIMIT_FEEDBACK_PER_HOUR: z.coerce.number().int().positive().default(20),
+  RATE_LIMIT_CHAT_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  RATE_LIMIT_URL_IMPORT_PER_HOUR: z.coerce.number().int().positive().default(30),
+  RATE_LIMIT_VERIFICATION_EMAIL_PER_HOUR: z.coerce.number().int().positive().default(5),
+  /** Wrong passwords for one account from one address before sign-in backs off (1 s, 2 s, 4 s ... 15 min). */
+  SIGN_IN_FAILURES_BEFORE_BACKOFF: z.coerce.number().int().positive().default(5),
+  /** Wrong passwords for one account, from every address, in 15 minutes before only addresses it signed in from may try. */
+  SIGN_IN_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(20),
+  /** Open document event streams per user and per address. */
+  EVENT_STREAMS_PER_CLIENT: z.coerce.number().int().positive().default(10),
+  /** OpenAI-compatible moderation model (e.g. omni-moderation-latest) on OPENAI_BASE_URL; unset: the offline classifier. */
+  MODERATION_MODEL: optionalString,
+  /** Confidence from which content is flagged for review (0-1). */
+  MODERATION_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5),
+  /** Flag types that are never sent to the model (a person's message) or shown (a reply). */
+  MODERATION_SEVERE_TYPES: z.string().default('sexual/minors,violence/threat,self-harm/instructions'),
+  /** Reverse proxies whose X-Forwarded-For is believed (comma-separated addresses; empty: none). */
+  TRUSTED_PROXIES: optionalString,
   // Documents: chunking, extraction bounds, URL import, background jobs.
   CHUNK_SIZE: z.coerce.number().int().min(100).max(20000).default(1000),
   CHUNK_OVERLAP: z.coerce.number().int().min(0).max(5000).default(0),
@@ -76,7 +93,18 @@ export interface AppConfig {
   elevenlabs: { apiKey?: string; baseUrl?: string };
   azureSpeech: { key?: string; region?: string; endpoint?: string };
   logLevel: Env['LOG_LEVEL'];
-  rateLimits: { authPer15Min: number; feedbackPerHour: number };
+  rateLimits: {
+    authPer15Min: number;
+    feedbackPerHour: number;
+    chatPerMinute: number;
+    urlImportPerHour: number;
+    verificationEmailPerHour: number;
+    signInFailuresBeforeBackoff: number;
+    signInFailuresPerAccount: number;
+    eventStreamsPerClient: number;
+  };
+  trustedProxies: string[];
+  moderation: { model?: string; threshold: number; severeTypes: string[] };
   documents: {
     chunkSize: number;
     chunkOverlap: number;
@@ -130,7 +158,27 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     elevenlabs: { apiKey: e.ELEVENLABS_API_KEY, baseUrl: e.ELEVENLABS_BASE_URL },
     azureSpeech: { key: e.AZURE_SPEECH_KEY, region: e.AZURE_SPEECH_REGION, endpoint: e.AZURE_SPEECH_ENDPOINT },
     logLevel: e.LOG_LEVEL,
-    rateLimits: { authPer15Min: e.RATE_LIMIT_AUTH_PER_15MIN, feedbackPerHour: e.RATE_LIMIT_FEEDBACK_PER_HOUR },
+    rateLimits: {
+      authPer15Min: e.RATE_LIMIT_AUTH_PER_15MIN,
+      feedbackPerHour: e.RATE_LIMIT_FEEDBACK_PER_HOUR,
+      chatPerMinute: e.RATE_LIMIT_CHAT_PER_MINUTE,
+      urlImportPerHour: e.RATE_LIMIT_URL_IMPORT_PER_HOUR,
+      verificationEmailPerHour: e.RATE_LIMIT_VERIFICATION_EMAIL_PER_HOUR,
+      signInFailuresBeforeBackoff: e.SIGN_IN_FAILURES_BEFORE_BACKOFF,
+      signInFailuresPerAccount: e.SIGN_IN_FAILURES_PER_ACCOUNT,
+      eventStreamsPerClient: e.EVENT_STREAMS_PER_CLIENT,
+    },
+    moderation: {
+      model: e.MODERATION_MODEL,
+      threshold: e.MODERATION_THRESHOLD,
+      severeTypes: e.MODERATION_SEVERE_TYPES.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    },
+    trustedProxies: (e.TRUSTED_PROXIES ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     documents: {
       chunkSize: e.CHUNK_SIZE,
       chunkOverlap: Math.min(e.CHUNK_OVERLAP, Math.floor(e.CHUNK_SIZE / 2)),

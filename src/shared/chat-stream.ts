@@ -26,8 +26,9 @@ export interface ChatDoneEvent {
 }
 export interface ChatErrorEvent {
   type: 'error';
-  code: 'MODEL_FAILED';
-  /** "Failed to get AI response. Please try again." (the toast). */
+  /** MODEL_FAILED: the model call failed; REPLY_WITHHELD: moderation held the reply back. */
+  code: 'MODEL_FAILED' | 'REPLY_WITHHELD';
+  /** "Failed to get AI response. Please try again." (the toast), or why the reply was withheld. */
   message: string;
   /** A short in-character reply to add to the log so the conversation never dead-ends. */
   fallback: string;

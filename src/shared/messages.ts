@@ -95,6 +95,23 @@ export const messages = {
     orderDuplicateIds: 'Each personality may appear only once in the order',
     noPendingRequests: 'No pending requests',
     noPublicPersonalities: 'No public personalities found',
+    flagUpdated: 'Flag updated successfully',
+    flagUpdateFailed: (message: string) => `Failed to update flag: ${message}`,
+    noPendingFlags: 'No pending flags',
+    loadFlagsFailed: 'Failed to load content flags',
+    flagNotPending: 'This flag has already been reviewed',
+  },
+  moderation: {
+    /** A person's message held back before the model (severe content). */
+    messageWithheld:
+      "I can't respond to that message. It may break our content rules, so it was not sent. You can rephrase it, or ask me something else.",
+    /** A model reply held back (severe content). */
+    replyWithheld: 'That reply was withheld because it may break our content rules. Please ask something else.',
+    reportTitle: 'Report this reply',
+    reportReasonLabel: 'Reason (optional)',
+    reportSent: 'Thank you. The reply has been reported for review.',
+    reportFailed: 'Failed to report the reply. Please try again.',
+    documentHeld: 'This document is held for review by an administrator and stays private until it is cleared.',
   },
   chat: {
     aiFailed: 'Failed to get AI response. Please try again.',
@@ -126,6 +143,10 @@ export const messages = {
     tooLarge: 'The request is too large',
     unstorableText: 'The text contains characters that cannot be saved (such as a NUL character)',
     rateLimited: 'Too many requests. Please wait a few minutes before trying again.',
+    crossOrigin: 'This request came from another site and was refused',
+    tooManyStreams: 'Too many open connections. Close some tabs and try again.',
+    signInBackoff: (seconds: number) =>
+      `Too many failed sign-in attempts. Please wait ${seconds < 60 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`} before trying again.`,
   },
   documents: {
     modalTitle: (name: string) => `Documents for ${name}`,

@@ -72,6 +72,10 @@ test.describe('with SMTP_URL set', () => {
         LOG_LEVEL: 'warn',
         EMBEDDING_MODEL: 'none',
         RATE_LIMIT_AUTH_PER_15MIN: '100000',
+        RATE_LIMIT_CHAT_PER_MINUTE: '100000',
+        RATE_LIMIT_URL_IMPORT_PER_HOUR: '100000',
+        SIGN_IN_FAILURES_BEFORE_BACKOFF: '100000',
+        SIGN_IN_FAILURES_PER_ACCOUNT: '100000',
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });

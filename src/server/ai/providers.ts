@@ -8,6 +8,9 @@ import type { AppConfig } from '../config';
 import { createEmbeddingClient, EMBEDDINGS_OFF, resolveEmbeddingTarget, type EmbeddingClient } from './embeddings';
 import { sharedEmbeddedEmbeddings } from './embedded/embedded-embeddings';
 import { composeOfflineReply, wordChunks, type OfflinePassage } from './offline/offline-responder';
+import type { Moderator } from './moderation/moderation-types';
+import { createOfflineModerator } from './moderation/offline-classifier';
+import { createOpenAIModerator } from './moderation/openai-moderation';
 
 export interface ChatTurn {
   role: 'system' | 'user' | 'assistant';
@@ -49,6 +52,19 @@ export function createEmbeddings(config: Pick<AppConfig, 'llm' | 'openai'>): Emb
   if (config.llm.embeddingModel === EMBEDDINGS_OFF) return undefined;
   const target = resolveEmbeddingTarget(config);
   return target ? createEmbeddingClient(target) : sharedEmbeddedEmbeddings();
+}
+
+/**
+ * Moderation: an OpenAI-compatible /moderations model when MODERATION_MODEL is set (on
+ * OPENAI_BASE_URL, else LLM_BASE_URL), else the embedded offline classifier.
+ */
+export function createModerator(config: Pick<AppConfig, 'moderation' | 'openai' | 'llm'>): Moderator {
+  const { model, threshold } = config.moderation;
+  if (model) {
+    const baseUrl = config.openai.baseUrl ?? config.llm.baseUrl ?? DEFAULT_LLM_BASE_URL;
+    return createOpenAIModerator({ baseUrl, apiKey: config.openai.apiKey ?? config.llm.apiKey, model, threshold });
+  }
+  return createOfflineModerator({ threshold });
 }
 
 export const offlineResponder: ChatResponder = {

@@ -17,6 +17,10 @@ export interface SessionVariables {
   viewer: Viewer | null;
   /** Lazily checks the admin role (one query, cached for the request). */
   isAdmin: () => Promise<boolean>;
+  /** The client's address (security/client-address.ts: X-Forwarded-For only from TRUSTED_PROXIES). */
+  clientIp?: string | null;
+  /** Whether the session this request came with is still signed in (long-lived streams re-check it). */
+  sessionStillValid: () => Promise<boolean>;
 }
 
 export type AppEnv = { Variables: SessionVariables };
@@ -26,6 +30,12 @@ export function sessionMiddleware(auth: Auth, db: Database) {
     const found = await auth.api.getSession({ headers: c.req.raw.headers }).catch(() => null);
     const viewer = found?.user ? { id: found.user.id, email: found.user.email, name: found.user.name } : null;
     c.set('viewer', viewer);
+    const headers = c.req.raw.headers;
+    c.set('sessionStillValid', async () => {
+      if (!viewer) return true;
+      const again = await auth.api.getSession({ headers, query: { disableCookieCache: true } }).catch(() => null);
+      return again?.user?.id === viewer.id;
+    });
     let adminCheck: Promise<boolean> | undefined;
     c.set('isAdmin', () => {
       if (!viewer) return Promise.resolve(false);

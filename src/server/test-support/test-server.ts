@@ -72,6 +72,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     // Every request in a test comes from 127.0.0.1: rate-limit tests set their own low limits.
     RATE_LIMIT_AUTH_PER_15MIN: '1000',
     RATE_LIMIT_FEEDBACK_PER_HOUR: '1000',
+    RATE_LIMIT_CHAT_PER_MINUTE: '1000',
+    RATE_LIMIT_URL_IMPORT_PER_HOUR: '1000',
+    RATE_LIMIT_VERIFICATION_EMAIL_PER_HOUR: '1000',
+    SIGN_IN_FAILURES_BEFORE_BACKOFF: '1000',
+    SIGN_IN_FAILURES_PER_ACCOUNT: '1000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     // The embedded embedding model (~230 MB, ~1.3 s to load) only where a test is about it: those
     // set EMBEDDING_MODEL themselves ('' for the embedded one).

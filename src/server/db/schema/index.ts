@@ -9,3 +9,5 @@ export * from './rate-limits';
 export * from './conversations';
 export * from './questions';
 export * from './jobs';
+export * from './security';
+export * from './moderation';

@@ -18,6 +18,7 @@ import * as repo from './conversations.repository';
 import { NEW_CONVERSATION_TITLE, titleFromMessage } from './conversations.service';
 import type { ContextCache } from './context-cache';
 import type { PreviewPayload } from './preview-token';
+import type { ModerationService } from '../moderation/moderation.service';
 
 export interface Exchange {
   personality: PersonalityRow;
@@ -47,6 +48,8 @@ export interface RunDeps {
   responder: ChatResponder;
   cache: ContextCache;
   questions: QuestionService;
+  /** Checks each completed reply (severe replies are withheld); absent in some tests and benches. */
+  moderation?: Pick<ModerationService, 'checkAndFlag'>;
 }
 
 export function fallbackReply(seed: string): string {
@@ -149,6 +152,15 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
         if (signal.aborted) return;
         if (!replied) throw new Error('the model returned an empty reply');
         settled = true;
+        // The completed reply is checked before it is saved: a severe one is withheld (the
+        // person saw it stream, so the log replaces it); anything flagged waits for an admin.
+        const verdict = await deps.moderation?.checkAndFlag(ex.personality.id, 'reply', text);
+        if (verdict?.severe) {
+          const withheld = messages.moderation.replyWithheld;
+          const messageId = await save(withheld, 'fallback', []);
+          yield { type: 'error', code: 'REPLY_WITHHELD', message: withheld, fallback: withheld, messageId };
+          return;
+        }
         const messageId = await save(text, 'message', ex.documents);
         yield { type: 'done', messageId, content: text, documentReferences: ex.documents };
       } catch (err) {

@@ -22,6 +22,7 @@ import type { PersonaContexts } from './persona-context';
 import { boundHistory, buildMessages, buildSystemPrompt, type HistoryTurn } from './prompt-builder';
 import type { PreviewSigner } from './preview-token';
 import { answeringPassages, type RetrievedPassage, type Retriever } from './retrieval';
+import type { ModerationService } from '../moderation/moderation.service';
 
 export interface ChatDeps {
   db: Database;
@@ -33,6 +34,7 @@ export interface ChatDeps {
   conversations: ConversationService;
   questions: QuestionService;
   previews: PreviewSigner;
+  moderation?: Pick<ModerationService, 'checkAndFlag'>;
 }
 
 export interface ExchangeInput {
@@ -46,7 +48,20 @@ export function toReference(p: Pick<RetrievedPassage, 'fileName' | 'chunkIndex' 
 }
 
 export function createChatService(deps: ChatDeps) {
-  const { db, clock, logger, responder, retriever, contexts, conversations, questions, previews } = deps;
+  const { db, clock, logger, responder, retriever, contexts, conversations, questions, previews, moderation } = deps;
+
+  /**
+   * The person's message is checked before the model sees it (the offline classifier takes
+   * microseconds); severe content is refused with a calm message and never sent, and anything
+   * flagged is recorded for review. After the visibility check: nobody flags content against a
+   * personality they may not see.
+   */
+  async function screen<T>(personalityId: string, message: string, work: Promise<T>): Promise<T> {
+    const result = await work;
+    const verdict = moderation ? await moderation.checkAndFlag(personalityId, 'message', message) : undefined;
+    if (verdict?.severe) throw new AppError('BAD_REQUEST', messages.moderation.messageWithheld, { details: { withheld: true } });
+    return result;
+  }
 
   /** The history to send back, and the saved conversation's title when there is one. */
   async function history(
@@ -146,7 +161,7 @@ export function createChatService(deps: ChatDeps) {
 
   return {
     async preview(viewer: Viewer | null, personalityId: string, input: ExchangeInput): Promise<PromptPreview> {
-      const ex = await prepare(viewer, personalityId, input);
+      const ex = await screen(personalityId, input.message, prepare(viewer, personalityId, input));
       const expiresAt = clock.now().getTime() + limits.chatPreviewTtlMs;
       const previewId = previews.sign({
         personalityId: ex.personality.id,
@@ -170,10 +185,12 @@ export function createChatService(deps: ChatDeps) {
 
     /** Checks and records the question; the returned run streams the reply. */
     async start(viewer: Viewer | null, personalityId: string, input: ExchangeInput & { previewId?: string }, startedAt: number): Promise<ChatRun> {
-      const ex = input.previewId
-        ? await fromPreview(viewer, personalityId, { ...input, previewId: input.previewId })
-        : await prepare(viewer, personalityId, input);
-      return createChatRun({ db, clock, logger, responder, cache: contexts.cache, questions }, viewer, ex, startedAt);
+      const ex = await screen(
+        personalityId,
+        input.message,
+        input.previewId ? fromPreview(viewer, personalityId, { ...input, previewId: input.previewId }) : prepare(viewer, personalityId, input),
+      );
+      return createChatRun({ db, clock, logger, responder, cache: contexts.cache, questions, moderation }, viewer, ex, startedAt);
     },
   };
 }

@@ -19,6 +19,7 @@ import { createChatService } from './chat.service';
 import { chatRoutes } from './chat.routes';
 import { conversationRoutes, personalityConversationRoutes } from './conversations.routes';
 import { systemOptimizationRoutes } from './system-optimizations.routes';
+import type { ModerationService } from '../moderation/moderation.service';
 
 export interface ConversationsModuleDeps {
   config: AppConfig;
@@ -32,6 +33,8 @@ export interface ConversationsModuleDeps {
   /** Overrides the vector side (tests); by default pgvector + the configured embedding model. */
   vectors?: VectorSearch;
   responder?: ChatResponder;
+  /** Checks messages and replies (issue 15). */
+  moderation?: ModerationService;
 }
 
 export function createConversationsModule(deps: ConversationsModuleDeps) {
@@ -55,6 +58,7 @@ export function createConversationsModule(deps: ConversationsModuleDeps) {
     conversations,
     questions,
     previews: createPreviewSigner(deps.secret),
+    moderation: deps.moderation,
   });
 
   return {

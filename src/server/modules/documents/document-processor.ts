@@ -41,6 +41,8 @@ export interface ProcessorDeps {
   chunkOverlap: number;
   embeddingBatchSize: number;
   maxPages: number;
+  /** Checks the document's text; flagged text holds the document private (issue 15). */
+  moderation?: { checkDocument(doc: { id: string; personalityId: string }, text: string): Promise<boolean> };
 }
 
 const KIND_BY_MIME = Object.fromEntries(Object.entries(MIME_BY_KIND).map(([k, v]) => [v, k])) as Record<string, DocumentKind>;
@@ -106,6 +108,11 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
         return repo.replaceChunks(tx, doc, chunks, extracted);
       });
       events.changed(doc.personalityId);
+      // Moderation reads the text in the job, never on a request; a failure to check is logged,
+      // not a failed document.
+      if (deps.moderation) {
+        await deps.moderation.checkDocument(doc, chunks.join('\n\n')).catch((err) => deps.logger.error('moderating a document failed', err));
+      }
       await progress(embedding ? 30 : 95, true);
     }
 

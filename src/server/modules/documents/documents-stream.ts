@@ -9,17 +9,41 @@ import type { AppEnv } from '../../auth/session';
 import { requireViewer } from '../../auth/session';
 import { limits } from '../../../shared/limits';
 import type { DocumentsModule } from './documents.module';
+import { AppError } from '../../lib/errors';
+import { messages } from '../../../shared/messages';
+import { clientAddress } from '../../security/client-address';
 
 const HEARTBEAT_MS = 25_000;
 const MAX_STREAM_MS = 10 * 60_000;
 const MIN_GAP_MS = 250;
 
-export function documentEventsHandler(documents: DocumentsModule) {
+/** Open streams per user and per client address in this process (each holds a socket and a loop). */
+const openStreams = new Map<string, number>();
+
+function holdStream(keys: string[], max: number): (() => void) | null {
+  if (keys.some((k) => (openStreams.get(k) ?? 0) >= max)) return null;
+  for (const k of keys) openStreams.set(k, (openStreams.get(k) ?? 0) + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    for (const k of keys) {
+      const n = (openStreams.get(k) ?? 1) - 1;
+      if (n <= 0) openStreams.delete(k);
+      else openStreams.set(k, n);
+    }
+  };
+}
+
+export function documentEventsHandler(documents: DocumentsModule, maxStreamsPerClient: number) {
   const { service, events, streamClosers } = documents;
   return async (c: Context<AppEnv>) => {
     const viewer = requireViewer(c.get('viewer'));
     const personalityId = c.req.param('id') ?? '';
     await service.ownedPersonality(viewer, personalityId);
+    const release = holdStream([`user:${viewer.id}`, `ip:${clientAddress(c) ?? 'unknown'}`], maxStreamsPerClient);
+    if (!release) throw new AppError('RATE_LIMITED', messages.errors.tooManyStreams);
+    const sessionStillValid = c.get('sessionStillValid');
     c.header('Cache-Control', 'no-cache');
     c.header('X-Accel-Buffering', 'no');
     return streamSSE(c, async (stream) => {
@@ -53,6 +77,11 @@ export function documentEventsHandler(documents: DocumentsModule) {
               await stream.writeSSE({ event: 'gone', data: '{}' });
               break;
             }
+            // A stream outlives no sign-out or revoked session: checked at every poll (2 s).
+            if (!(await sessionStillValid().catch(() => false))) {
+              await stream.writeSSE({ event: 'signed-out', data: '{}' });
+              break;
+            }
             const json = JSON.stringify({ documents: await service.listForStream(personalityId) });
             if (json !== last) {
               last = json;
@@ -80,6 +109,7 @@ export function documentEventsHandler(documents: DocumentsModule) {
       } finally {
         unsubscribe();
         streamClosers.delete(close);
+        release();
       }
     });
   };

@@ -16,6 +16,7 @@ import { createExtractPool } from './extract-pool';
 import { createDocumentEvents } from './documents-events';
 import { createDocumentService } from './documents.service';
 import { createDocumentProcessor, PROCESS_JOB } from './document-processor';
+import type { ModerationService } from '../moderation/moderation.service';
 import { createUrlImporter } from './documents-import';
 import { MAX_TEXT_CHARS } from './text-extract';
 
@@ -28,6 +29,8 @@ export interface DocumentsModuleDeps {
   storage?: BlobStorage;
   /** Defaults to providers.ts's choice (EMBEDDING_MODEL, else the embedded model); null: none. */
   embeddings?: EmbeddingClient | null;
+  /** Document moderation (issue 15): the processing job checks text; held documents stay private. */
+  moderation?: Pick<ModerationService, 'checkDocument' | 'documentHeld'>;
 }
 
 export function createDocumentsModule(deps: DocumentsModuleDeps) {
@@ -51,6 +54,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps) {
     events,
     maxAttempts: config.jobs.maxAttempts,
     wake: () => wake(),
+    documentHeld: deps.moderation ? (id) => deps.moderation!.documentHeld(id) : undefined,
   });
   const processor = createDocumentProcessor({
     db: database.db,
@@ -64,6 +68,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps) {
     chunkOverlap: d.chunkOverlap,
     embeddingBatchSize: d.embeddingBatchSize,
     maxPages: d.extractMaxPages,
+    moderation: deps.moderation,
   });
   const importUrl = createUrlImporter(service, pool, {
     timeoutMs: d.urlImportTimeoutMs,
@@ -77,6 +82,8 @@ export function createDocumentsModule(deps: DocumentsModuleDeps) {
     importUrl,
     events,
     storage,
+    /** EVENT_STREAMS_PER_CLIENT: open event streams allowed per user and per address. */
+    maxEventStreamsPerClient: config.rateLimits.eventStreamsPerClient,
     embeddingModel: embeddings?.model ?? null,
     /**
      * Start-up: queues embedding for documents with chunks that have no vector from the current

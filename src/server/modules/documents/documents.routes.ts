@@ -168,6 +168,6 @@ export function documentRoutes(documents: DocumentsModule, logger: Logger) {
     })
     .openapi(knowledge, async (c) => c.json(await service.knowledge(c.get('viewer'), c.req.valid('param').id), 200));
   // The live stream is plain SSE (EventSource), outside the typed JSON routes.
-  router.get('/:id/documents/events', documentEventsHandler(documents));
+  router.get('/:id/documents/events', documentEventsHandler(documents, documents.maxEventStreamsPerClient));
   return router;
 }

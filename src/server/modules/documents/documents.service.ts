@@ -28,6 +28,8 @@ export interface DocumentServiceDeps {
   maxAttempts: number;
   /** Tells the job runner there is work (set once the runner exists). */
   wake: () => void;
+  /** A document held by moderation stays private until an admin clears it. */
+  documentHeld?: (documentId: string) => Promise<boolean>;
 }
 
 /** The side panel lists this many of the newest documents; the counts cover them all. */
@@ -171,6 +173,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
 
     async setPrivacy(viewer: Viewer, personalityId: string, documentId: string, isPrivate: boolean): Promise<DocumentDto> {
       await ownedDocument(viewer, personalityId, documentId);
+      if (!isPrivate && (await deps.documentHeld?.(documentId))) throw new AppError('CONFLICT', messages.moderation.documentHeld);
       const row = await repo.setPrivacy(db, personalityId, documentId, isPrivate);
       if (!row) throw new AppError('NOT_FOUND', messages.documents.notFound);
       events.changed(personalityId);

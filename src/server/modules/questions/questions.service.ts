@@ -43,11 +43,24 @@ export function createQuestionService(db: Database, clock: Clock, logger: Logger
 
 export type QuestionService = ReturnType<typeof createQuestionService>;
 
-/** An ISO date-time, or a bare date (YYYY-MM-DD) read as midnight UTC. */
+/** YYYY-MM-DD, optionally THH:MM[:SS[.fff]] and a zone (Z or +HH:MM); nothing else. */
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * An ISO date-time, or a bare date (YYYY-MM-DD) read as midnight UTC. Only a real calendar date
+ * in ISO form is accepted ("hello 1" or "99999-01-01", which Date.parse reads as some date, or
+ * 2025-02-31, are refused), so a delete never runs with a cut-off the owner did not give.
+ */
 export function parseCutoff(before: string | undefined): Date {
-  const value = before?.trim();
-  if (!value) throw new AppError('BAD_REQUEST', messages.questions.dateRequired);
-  const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : Date.parse(value);
-  if (!Number.isFinite(ms)) throw new AppError('BAD_REQUEST', messages.questions.dateRequired);
+  const value = before?.trim() ?? '';
+  const m = ISO_DATE.exec(value);
+  if (!m) throw new AppError('BAD_REQUEST', messages.questions.dateRequired);
+  const [, y, mo, d, h = '00', mi = '00', sec = '00', zone] = m;
+  const ms = Date.parse(m[4] === undefined ? `${value}T00:00:00Z` : zone ? value : `${value}Z`);
+  const calendar = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
+  const realDate = calendar.getUTCMonth() === Number(mo) - 1 && calendar.getUTCDate() === Number(d);
+  if (!Number.isFinite(ms) || !realDate || Number(h) > 23 || Number(mi) > 59 || Number(sec) > 59) {
+    throw new AppError('BAD_REQUEST', messages.questions.dateRequired);
+  }
   return new Date(ms);
 }

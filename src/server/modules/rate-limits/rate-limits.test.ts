@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { startTestServer, type TestResponse, type TestServer } from '../../test-support/test-server';
 import { apiRateLimits } from '../../db/schema/rate-limits';
+import { authSignInAttempts } from '../../db/schema/security';
 import { messages } from '../../../shared/messages';
 
 // A clock the test moves; the limiter reads time only through it.
@@ -54,21 +55,28 @@ describe('sign-up and sign-in limits', () => {
     expect((await server.client().signUp('burst-later@example.com', 'secret-pass')).status).toBe(200);
   });
 
-  it('limits sign-in attempts, right or wrong, separately from sign-up', async () => {
+  it('limits wrong passwords per address (not per cookie), and an account that signed in there before keeps its way in', async () => {
     clock.at += 15 * 60 * 1000;
-    expect((await server.client().signIn('burst0@example.com', 'wrong-pass')).status).toBe(401);
-    expect((await server.client().signIn('burst0@example.com', 'wrong-pass')).status).toBe(401);
-    expect((await server.client().signIn('burst0@example.com', 'secret-pass')).status).toBe(200);
-    const blocked = await server.client().signIn('burst0@example.com', 'secret-pass');
-    expectLimited(blocked, 15 * 60);
+    // burst1 signs in once from this address: a good record for that pair.
+    expect((await server.client().signIn('burst1@example.com', 'secret-pass')).status).toBe(200);
+    const attacker = await server.user('cookie-holder@example.com');
+    for (let i = 0; i < AUTH_MAX; i++) expect((await server.client().signIn('burst0@example.com', 'wrong-pass')).status).toBe(401);
+    // The address has spent its budget of failures: a new pair is refused, right password or not.
+    const blocked = await server.client().signIn('burst2@example.com', 'secret-pass');
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    // A signed-in attacker gets no fresh budget from their cookie.
+    expect((await attacker.signIn('burst0@example.com', 'wrong-pass')).status).toBe(429);
+    // The account that signed in here before is not locked out.
+    expect((await server.client().signIn('burst1@example.com', 'secret-pass')).status).toBe(200);
     // Sign-up has its own counter in this window.
     expect((await server.client().signUp('other-counter@example.com', 'secret-pass')).status).toBe(200);
   });
 
   it('keeps its counters in the database: clearing them lifts the limit', async () => {
-    expect((await server.client().signIn('burst0@example.com', 'secret-pass')).status).toBe(429);
-    await server.database.db.delete(apiRateLimits).where(eq(apiRateLimits.endpoint, 'auth/sign-in'));
-    expect((await server.client().signIn('burst0@example.com', 'secret-pass')).status).toBe(200);
+    expect((await server.client().signIn('burst2@example.com', 'secret-pass')).status).toBe(429);
+    await server.database.db.delete(authSignInAttempts);
+    expect((await server.client().signIn('burst2@example.com', 'secret-pass')).status).toBe(200);
   });
 });
 

@@ -1,0 +1,37 @@
+import { pgTable, text, uuid, timestamp, boolean, real, index } from 'drizzle-orm/pg-core';
+import { user } from './auth';
+import { personalities } from './personalities';
+import { personalityDocuments } from './documents';
+
+export const FLAG_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type FlagStatus = (typeof FLAG_STATUSES)[number];
+export const FLAG_SOURCES = ['message', 'reply', 'document', 'report'] as const;
+export type FlagSource = (typeof FLAG_SOURCES)[number];
+
+// Content flags (spec: content_flags): from the classifier (a person's message, a reply, a
+// document's text) or from a person's report. status: pending -> approved (confirmed violation)
+// or rejected (false positive). Only an excerpt is kept, never a whole private document.
+export const contentFlags = pgTable(
+  'content_flags',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    personalityId: uuid('personality_id')
+      .notNull()
+      .references(() => personalities.id, { onDelete: 'cascade' }),
+    documentId: uuid('document_id').references(() => personalityDocuments.id, { onDelete: 'set null' }),
+    flaggedByUserId: text('flagged_by_user_id').references(() => user.id, { onDelete: 'set null' }),
+    source: text('source').$type<FlagSource>().notNull(),
+    flagType: text('flag_type').notNull(),
+    confidence: real('confidence').notNull(),
+    contentExcerpt: text('content_excerpt').notNull(),
+    reportReason: text('report_reason'),
+    /** The flag made its document private (a false positive gives it back). */
+    heldDocument: boolean('held_document').notNull().default(false),
+    status: text('status').$type<FlagStatus>().notNull().default('pending'),
+    adminNotes: text('admin_notes'),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    reviewedByUserId: text('reviewed_by_user_id').references(() => user.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('content_flags_status_created_idx').on(t.status, t.createdAt), index('content_flags_document_idx').on(t.documentId)],
+);

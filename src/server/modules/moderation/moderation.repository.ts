@@ -1,0 +1,93 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Database } from '../../db/client';
+import { user } from '../../db/schema/auth';
+import { personalities } from '../../db/schema/personalities';
+import { personalityDocuments } from '../../db/schema/documents';
+import { contentFlags, type FlagSource, type FlagStatus } from '../../db/schema/moderation';
+
+export interface NewFlag {
+  personalityId: string;
+  documentId?: string | null;
+  flaggedByUserId?: string | null;
+  source: FlagSource;
+  flagType: string;
+  confidence: number;
+  contentExcerpt: string;
+  reportReason?: string | null;
+  heldDocument?: boolean;
+}
+
+export async function insertFlag(db: Database, flag: NewFlag): Promise<string> {
+  const [row] = await db.insert(contentFlags).values(flag).returning({ id: contentFlags.id });
+  return row!.id;
+}
+
+const reporter = alias(user, 'reporter');
+
+function flagQuery(db: Database) {
+  return db
+    .select({
+      flag: contentFlags,
+      personalityName: personalities.name,
+      personalityIsPublic: personalities.isPublic,
+      documentFileName: personalityDocuments.fileName,
+      reporterName: reporter.name,
+      reporterEmail: reporter.email,
+    })
+    .from(contentFlags)
+    .innerJoin(personalities, eq(personalities.id, contentFlags.personalityId))
+    .leftJoin(personalityDocuments, eq(personalityDocuments.id, contentFlags.documentId))
+    .leftJoin(reporter, eq(reporter.id, contentFlags.flaggedByUserId));
+}
+
+export type FlagRow = Awaited<ReturnType<ReturnType<typeof flagQuery>['execute']>>[number];
+
+export async function listPending(db: Database): Promise<FlagRow[]> {
+  return flagQuery(db).where(eq(contentFlags.status, 'pending')).orderBy(desc(contentFlags.createdAt)).limit(500);
+}
+
+export async function listRecentlyReviewed(db: Database, limit: number): Promise<FlagRow[]> {
+  return flagQuery(db)
+    .where(inArray(contentFlags.status, ['approved', 'rejected']))
+    .orderBy(desc(contentFlags.reviewedAt))
+    .limit(limit);
+}
+
+export async function findFlag(db: Database, id: string): Promise<FlagRow | undefined> {
+  return (await flagQuery(db).where(eq(contentFlags.id, id)))[0];
+}
+
+/** Stamps the review, only while the flag is pending (two admins cannot both decide it). */
+export async function reviewFlag(
+  db: Database,
+  id: string,
+  review: { status: Exclude<FlagStatus, 'pending'>; adminNotes: string | null; reviewerId: string; at: Date },
+): Promise<boolean> {
+  const rows = await db
+    .update(contentFlags)
+    .set({ status: review.status, adminNotes: review.adminNotes, reviewedAt: review.at, reviewedByUserId: review.reviewerId })
+    .where(and(eq(contentFlags.id, id), eq(contentFlags.status, 'pending')))
+    .returning({ id: contentFlags.id });
+  return rows.length > 0;
+}
+
+/** A document held by moderation: makes it private (its chunks follow). */
+export async function holdDocument(db: Database, documentId: string): Promise<void> {
+  await db.update(personalityDocuments).set({ isPrivate: true }).where(eq(personalityDocuments.id, documentId));
+}
+
+export async function releaseDocument(db: Database, documentId: string): Promise<void> {
+  // Only when no other flag still holds it.
+  const open = await documentHeld(db, documentId);
+  if (!open) await db.update(personalityDocuments).set({ isPrivate: false }).where(eq(personalityDocuments.id, documentId));
+}
+
+/** A pending or confirmed flag keeps the document private. */
+export async function documentHeld(db: Database, documentId: string): Promise<boolean> {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(contentFlags)
+    .where(and(eq(contentFlags.documentId, documentId), eq(contentFlags.heldDocument, true), inArray(contentFlags.status, ['pending', 'approved'])));
+  return Number(rows[0]?.n ?? 0) > 0;
+}

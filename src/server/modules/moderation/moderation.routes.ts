@@ -1,0 +1,62 @@
+// Content flags: admins list and review them under /api/admin/content-flags (anonymous 401,
+// signed-in non-admin 403, before anything is read); anyone who may see a personality reports
+// one of its replies at POST /api/personalities/{id}/reports (signed-out visitors too; limited).
+import { createRoute, z } from '@hono/zod-openapi';
+import { createMiddleware } from 'hono/factory';
+import { createRouter, errorResponses, jsonBody, jsonResponse } from '../../lib/openapi';
+import { requireAdmin, type AppEnv } from '../../auth/session';
+import { errorResponseSchema } from '../../../shared/schemas/common';
+import { flagListSchema, flagResponseSchema, reportResponseSchema, reportSchema, reviewFlagSchema } from '../../../shared/schemas/moderation';
+import type { ModerationService } from './moderation.service';
+
+const tags = ['moderation'];
+const idParams = z.object({ id: z.string() });
+const conflict = { 409: { content: { 'application/json': { schema: errorResponseSchema } }, description: 'Already reviewed' } };
+
+const adminOnly = createMiddleware<AppEnv>(async (c, next) => {
+  await requireAdmin(c.get('viewer'), c.get('isAdmin'));
+  await next();
+});
+
+const listFlags = createRoute({
+  method: 'get',
+  path: '/',
+  tags,
+  middleware: [adminOnly] as const,
+  summary: 'Pending content flags (newest first) and the 10 most recently reviewed',
+  responses: { 200: jsonResponse(flagListSchema, 'Flags'), ...errorResponses },
+});
+const reviewFlag = createRoute({
+  method: 'post',
+  path: '/{id}/review',
+  tags,
+  middleware: [adminOnly] as const,
+  summary: 'Confirm a violation (approved) or mark a false positive (rejected), with optional notes',
+  request: { params: idParams, ...jsonBody(reviewFlagSchema) },
+  responses: { 200: jsonResponse(flagResponseSchema, 'Reviewed'), ...errorResponses, ...conflict },
+});
+const report = createRoute({
+  method: 'post',
+  path: '/{id}/reports',
+  tags,
+  summary: 'Report a reply of a personality the asker may see (becomes a pending flag)',
+  request: { params: idParams, ...jsonBody(reportSchema) },
+  responses: { 200: jsonResponse(reportResponseSchema, 'Reported'), ...errorResponses },
+});
+
+export function contentFlagRoutes(service: ModerationService) {
+  return createRouter()
+    .openapi(listFlags, async (c) => c.json(await service.list(), 200))
+    .openapi(reviewFlag, async (c) => {
+      const admin = await requireAdmin(c.get('viewer'), c.get('isAdmin'));
+      const flag = await service.review(admin, c.req.valid('param').id, c.req.valid('json'));
+      return c.json({ flag }, 200);
+    });
+}
+
+export function reportRoutes(service: ModerationService) {
+  return createRouter().openapi(report, async (c) => {
+    await service.report(c.get('viewer'), c.req.valid('param').id, c.req.valid('json'));
+    return c.json({ ok: true as const }, 200);
+  });
+}

@@ -1,0 +1,154 @@
+// Moderation of what people send, what replies say and what documents hold (issue 15).
+// - check(): the offline classifier (or the configured model) on a text; severe types are held
+//   back by the caller (a message never reaches the model, a reply is withheld).
+// - Anything at or above the threshold becomes a pending flag with an excerpt (never a whole
+//   document). A flagged document is made private until an admin clears it.
+// - People report replies; admins list and review flags.
+import type { Database } from '../../db/client';
+import type { Viewer } from '../../auth/session';
+import type { Clock } from '../../lib/clock';
+import type { Logger } from '../../lib/logger';
+import { AppError } from '../../lib/errors';
+import { messages } from '../../../shared/messages';
+import type { ContentFlag, ContentFlagList } from '../../../shared/schemas/moderation';
+import type { ModerationResult, Moderator } from '../../ai/moderation/moderation-types';
+import type { FlagSource } from '../../db/schema/moderation';
+import { loadVisiblePersonality } from '../personalities/personality-access';
+import * as repo from './moderation.repository';
+
+const EXCERPT_CHARS = 500;
+const RECENTLY_REVIEWED = 10;
+
+export interface ModerationVerdict {
+  result: ModerationResult;
+  /** Some category is one of MODERATION_SEVERE_TYPES. */
+  severe: boolean;
+}
+
+/** The excerpt around the first harmful part is unknown to the classifier: the text's start. */
+export function excerptOf(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS - 1)}…` : flat;
+}
+
+function toDto(r: repo.FlagRow): ContentFlag {
+  const f = r.flag;
+  return {
+    id: f.id,
+    personalityId: f.personalityId,
+    personalityName: r.personalityName,
+    personalityIsPublic: r.personalityIsPublic,
+    documentFileName: r.documentFileName ?? null,
+    reporter: r.reporterName?.trim() ? r.reporterName : (r.reporterEmail ?? null),
+    source: f.source,
+    flagTypes: f.flagType.split(',').filter(Boolean),
+    confidence: f.confidence,
+    excerpt: f.contentExcerpt,
+    reportReason: f.reportReason,
+    status: f.status,
+    adminNotes: f.adminNotes,
+    reviewedAt: f.reviewedAt?.toISOString() ?? null,
+    createdAt: f.createdAt.toISOString(),
+  };
+}
+
+export interface ModerationDeps {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  moderator: Moderator;
+  severeTypes: string[];
+}
+
+export function createModerationService(deps: ModerationDeps) {
+  const { db, clock, logger, moderator } = deps;
+  const severe = new Set(deps.severeTypes);
+
+  async function check(text: string): Promise<ModerationVerdict> {
+    const result = await moderator.classify(text);
+    return { result, severe: result.categories.some((c) => severe.has(c.type)) };
+  }
+
+  async function flag(verdict: ModerationVerdict, at: { personalityId: string; source: FlagSource; text: string; documentId?: string; hold?: boolean }) {
+    if (verdict.result.categories.length === 0) return;
+    await repo.insertFlag(db, {
+      personalityId: at.personalityId,
+      documentId: at.documentId ?? null,
+      source: at.source,
+      flagType: verdict.result.categories.map((c) => c.type).join(','),
+      confidence: verdict.result.confidence,
+      contentExcerpt: excerptOf(at.text),
+      heldDocument: Boolean(at.hold),
+    });
+  }
+
+  return {
+    check,
+
+    /** Checks a text and records a flag when it crosses the threshold; never throws (a failure is logged). */
+    async checkAndFlag(personalityId: string, source: 'message' | 'reply', text: string): Promise<ModerationVerdict> {
+      const verdict = await check(text).catch((err) => {
+        logger.error('moderation check failed', err);
+        return { result: { categories: [], confidence: 0 }, severe: false };
+      });
+      // Saved beside the reply, not before it: a flag never delays the first word.
+      void flag(verdict, { personalityId, source, text }).catch((err) => logger.error('saving a content flag failed', err));
+      return verdict;
+    },
+
+    /** A document's extracted text, in the processing job: flagged text holds the document private. */
+    async checkDocument(doc: { id: string; personalityId: string }, text: string): Promise<boolean> {
+      // The classifier reads the text in windows, so a long document is checked throughout.
+      const WINDOW = 4000;
+      for (let i = 0, n = 0; i < text.length; i += WINDOW, n++) {
+        // A long document: let requests in between (about a millisecond a window).
+        if (n > 0 && n % 20 === 0) await new Promise((r) => setImmediate(r));
+        const part = text.slice(i, i + WINDOW + 200);
+        const verdict = await check(part);
+        if (verdict.result.categories.length > 0) {
+          await repo.holdDocument(db, doc.id);
+          await flag(verdict, { personalityId: doc.personalityId, source: 'document', text: part, documentId: doc.id, hold: true });
+          return true;
+        }
+      }
+      return false;
+    },
+
+    /** May the owner make this document visible again? Not while a flag holds it. */
+    async documentHeld(documentId: string): Promise<boolean> {
+      return repo.documentHeld(db, documentId);
+    },
+
+    /** A person (or a signed-out visitor) reports a reply of a personality they can see. */
+    async report(viewer: Viewer | null, personalityId: string, input: { content: string; reason?: string | null }): Promise<void> {
+      const personality = await loadVisiblePersonality(db, personalityId, viewer?.id ?? null);
+      const verdict = await check(input.content).catch(() => ({ result: { categories: [], confidence: 0 }, severe: false }));
+      await repo.insertFlag(db, {
+        personalityId: personality.id,
+        flaggedByUserId: viewer?.id ?? null,
+        source: 'report',
+        flagType: ['reported', ...verdict.result.categories.map((c) => c.type)].join(','),
+        confidence: Math.max(verdict.result.confidence, 0.5),
+        contentExcerpt: excerptOf(input.content),
+        reportReason: input.reason ?? null,
+      });
+    },
+
+    async list(): Promise<ContentFlagList> {
+      const [pending, recent] = await Promise.all([repo.listPending(db), repo.listRecentlyReviewed(db, RECENTLY_REVIEWED)]);
+      return { pending: pending.map(toDto), recent: recent.map(toDto) };
+    },
+
+    async review(admin: Viewer, id: string, input: { status: 'approved' | 'rejected'; adminNotes?: string | null }): Promise<ContentFlag> {
+      const existing = /^[0-9a-f-]{36}$/i.test(id) ? await repo.findFlag(db, id) : undefined;
+      if (!existing) throw new AppError('NOT_FOUND', messages.errors.notFound);
+      const done = await repo.reviewFlag(db, id, { status: input.status, adminNotes: input.adminNotes ?? null, reviewerId: admin.id, at: clock.now() });
+      if (!done) throw new AppError('CONFLICT', messages.admin.flagNotPending);
+      // A false positive gives a held document back to its owner's choice (visible again).
+      if (input.status === 'rejected' && existing.flag.heldDocument && existing.flag.documentId) await repo.releaseDocument(db, existing.flag.documentId);
+      return toDto((await repo.findFlag(db, id))!);
+    },
+  };
+}
+
+export type ModerationService = ReturnType<typeof createModerationService>;

@@ -1,0 +1,47 @@
+// One place in the request path for text no route can store: a JSON body that is not UTF-8, or
+// that holds a NUL character or a lone surrogate in any string (PostgreSQL text refuses both, and
+// the refusal used to surface as a 500 from deep inside a query or the auth library). Answered 400
+// before any route, the auth library's included, sees the body. The body is read from a clone, so
+// the route still reads the original stream.
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv } from '../auth/session';
+import { AppError } from '../lib/errors';
+import { messages } from '../../shared/messages';
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Some string (or key) in the value holds text PostgreSQL cannot store. */
+export function holdsUnstorableText(value: unknown, depth = 0): boolean {
+  if (depth > 64) return false;
+  if (typeof value === 'string') return value.includes('\u0000') || LONE_SURROGATE.test(value);
+  if (Array.isArray(value)) return value.some((v) => holdsUnstorableText(v, depth + 1));
+  if (value && typeof value === 'object') {
+    return Object.entries(value).some(([k, v]) => holdsUnstorableText(k, depth + 1) || holdsUnstorableText(v, depth + 1));
+  }
+  return false;
+}
+
+export function jsonTextGuard() {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const type = c.req.header('content-type') ?? '';
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && /\bjson\b/i.test(type) && c.req.raw.body) {
+      let text: string;
+      try {
+        text = decoder.decode(await c.req.raw.clone().arrayBuffer());
+      } catch {
+        throw new AppError('BAD_REQUEST', messages.errors.unstorableText);
+      }
+      if (text.length > 0) {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          throw new AppError('BAD_REQUEST', messages.errors.badJson);
+        }
+        if (holdsUnstorableText(parsed)) throw new AppError('BAD_REQUEST', messages.errors.unstorableText);
+      }
+    }
+    await next();
+  });
+}

@@ -1,0 +1,111 @@
+// Sign-in limits keyed by who is targeted and where from, never by a session cookie (an attacker
+// signed in as someone else, or chaining fresh accounts, used to get a fresh budget):
+//  - per account and client address: after SIGN_IN_FAILURES_BEFORE_BACKOFF wrong passwords,
+//    each further try waits 1 s, 2 s, 4 s ... up to 15 minutes (a success clears it);
+//  - per account from every address: past SIGN_IN_FAILURES_PER_ACCOUNT failures in 15 minutes
+//    only addresses the account has signed in from before may try (its owner is not locked out);
+//  - per address over every account: past RATE_LIMIT_AUTH_PER_15MIN failures in 15 minutes, the
+//    same exception.
+// Failures are recorded after the auth library answers 401; state lives in the database
+// (auth_sign_in_attempts), so every app process applies the same limits.
+import { and, eq, gt, sql } from 'drizzle-orm';
+import type { Context } from 'hono';
+import type { Database } from '../db/client';
+import { authSignInAttempts } from '../db/schema/security';
+import type { Clock } from '../lib/clock';
+import { AppError } from '../lib/errors';
+import { messages } from '../../shared/messages';
+import type { AppEnv } from '../auth/session';
+import { clientAddress } from './client-address';
+
+const WINDOW_MS = 15 * 60_000;
+const MAX_BACKOFF_S = 15 * 60;
+
+export interface SignInGuardRules {
+  failuresBeforeBackoff: number;
+  failuresPerAccount: number;
+  failuresPerAddress: number;
+}
+
+/** Seconds to wait after the `failures`-th consecutive failure of one pair. */
+export function backoffSeconds(failures: number, before: number): number {
+  if (failures < before) return 0;
+  return Math.min(MAX_BACKOFF_S, 2 ** (failures - before));
+}
+
+async function targetEmail(c: Context): Promise<string | null> {
+  try {
+    const body = (await c.req.raw.clone().json()) as { email?: unknown };
+    return typeof body.email === 'string' ? body.email.trim().toLowerCase().slice(0, 320) : null;
+  } catch {
+    return null;
+  }
+}
+
+function tooMany(c: Context, seconds: number): never {
+  const wait = Math.max(1, Math.ceil(seconds));
+  c.header('Retry-After', String(wait));
+  throw new AppError('RATE_LIMITED', messages.errors.signInBackoff(wait), { details: { retryAfter: wait } });
+}
+
+/** Wraps the auth library's email sign-in: checks before, records after. */
+export function signInGuard(db: Database, clock: Clock, rules: SignInGuardRules) {
+  return async (c: Context<AppEnv>, next: () => Promise<void>) => {
+    const email = await targetEmail(c);
+    if (!email) return next(); // the auth library answers a malformed body itself
+    const ip = clientAddress(c) ?? 'unknown';
+    const now = clock.now();
+    const since = new Date(now.getTime() - WINDOW_MS);
+    const pair = (
+      await db
+        .select()
+        .from(authSignInAttempts)
+        .where(and(eq(authSignInAttempts.email, email), eq(authSignInAttempts.ipAddress, ip)))
+    )[0];
+    if (pair?.lockedUntil && pair.lockedUntil > now) tooMany(c, (pair.lockedUntil.getTime() - now.getTime()) / 1000);
+    const trustedPair = Boolean(pair?.lastSuccessAt);
+    if (!trustedPair) {
+      const [account] = await db
+        .select({ failures: sql<number>`coalesce(sum(${authSignInAttempts.failures}), 0)::int` })
+        .from(authSignInAttempts)
+        .where(and(eq(authSignInAttempts.email, email), gt(authSignInAttempts.lastFailureAt, since)));
+      if (Number(account?.failures ?? 0) >= rules.failuresPerAccount) tooMany(c, WINDOW_MS / 1000);
+      const [address] = await db
+        .select({ failures: sql<number>`coalesce(sum(${authSignInAttempts.failures}), 0)::int` })
+        .from(authSignInAttempts)
+        .where(and(eq(authSignInAttempts.ipAddress, ip), gt(authSignInAttempts.lastFailureAt, since)));
+      if (Number(address?.failures ?? 0) >= rules.failuresPerAddress) tooMany(c, WINDOW_MS / 1000);
+    }
+
+    await next();
+
+    const status = c.res.status;
+    if (status >= 200 && status < 300) {
+      await db
+        .insert(authSignInAttempts)
+        .values({ email, ipAddress: ip, failures: 0, lastSuccessAt: now })
+        .onConflictDoUpdate({
+          target: [authSignInAttempts.email, authSignInAttempts.ipAddress],
+          set: { failures: 0, lockedUntil: null, lastSuccessAt: now },
+        });
+    } else if (status === 401 || status === 403) {
+      // Failures older than the window start the count again.
+      const failures = sql`case when ${authSignInAttempts.lastFailureAt} is null or ${authSignInAttempts.lastFailureAt} <= ${since} then 1 else ${authSignInAttempts.failures} + 1 end`;
+      const [row] = await db
+        .insert(authSignInAttempts)
+        .values({ email, ipAddress: ip, failures: 1, lastFailureAt: now })
+        .onConflictDoUpdate({
+          target: [authSignInAttempts.email, authSignInAttempts.ipAddress],
+          set: { failures, lastFailureAt: now },
+        })
+        .returning({ failures: authSignInAttempts.failures });
+      const wait = backoffSeconds(row?.failures ?? 1, rules.failuresBeforeBackoff);
+      if (wait > 0) {
+        await db
+          .update(authSignInAttempts)
+          .set({ lockedUntil: new Date(now.getTime() + wait * 1000) })
+          .where(and(eq(authSignInAttempts.email, email), eq(authSignInAttempts.ipAddress, ip)));
+      }
+    }
+  };
+}

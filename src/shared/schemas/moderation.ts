@@ -1,0 +1,44 @@
+// Content flags for the admin "Content Moderation" tab, the review action and people's reports.
+import { z } from 'zod';
+import { optionalText } from './common';
+
+export const flagSchema = z.object({
+  id: z.string(),
+  personalityId: z.string(),
+  personalityName: z.string(),
+  personalityIsPublic: z.boolean(),
+  documentFileName: z.string().nullable(),
+  /** The reporter's display name, or e-mail without one; null for the classifier or a signed-out visitor. */
+  reporter: z.string().nullable(),
+  source: z.enum(['message', 'reply', 'document', 'report']),
+  flagTypes: z.array(z.string()),
+  confidence: z.number(),
+  excerpt: z.string(),
+  reportReason: z.string().nullable(),
+  status: z.enum(['pending', 'approved', 'rejected']),
+  adminNotes: z.string().nullable(),
+  reviewedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type ContentFlag = z.infer<typeof flagSchema>;
+
+export const flagListSchema = z.object({ pending: z.array(flagSchema), recent: z.array(flagSchema) });
+export type ContentFlagList = z.infer<typeof flagListSchema>;
+
+export const reviewFlagSchema = z.object({
+  status: z.enum(['approved', 'rejected']),
+  adminNotes: optionalText(2000),
+});
+export const flagResponseSchema = z.object({ flag: flagSchema });
+
+export const reportSchema = z.object({
+  /** The reported reply's text (stored as an excerpt). */
+  content: z.string().trim().min(1, 'Nothing to report').max(20_000),
+  reason: optionalText(1000),
+});
+export const reportResponseSchema = z.object({ ok: z.literal(true) });
+
+/** Flag types shown with a destructive badge (spec section 9). */
+export function isSevereFlagType(types: string[]): boolean {
+  return types.some((t) => /adult|sexual|harassment|hate|violence/.test(t));
+}
