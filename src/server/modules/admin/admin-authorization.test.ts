@@ -60,6 +60,15 @@ const routes: RouteCase[] = [
   { name: 'approve', method: 'POST', path: () => `/api/admin/public-requests/${pendingA}/approve`, adminStatus: 200 },
   { name: 'reject', method: 'POST', path: () => `/api/admin/public-requests/${pendingB}/reject`, adminStatus: 200 },
   { name: 'revert', method: 'POST', path: () => `/api/admin/personalities/${publicId}/revert`, adminStatus: 200 },
+  { name: 'list content flags', method: 'GET', path: () => '/api/admin/content-flags', adminStatus: 200 },
+  // An unknown flag id: non-admins are refused before the id is even looked at.
+  {
+    name: 'review a content flag',
+    method: 'POST',
+    path: () => '/api/admin/content-flags/00000000-0000-4000-8000-000000000000/review',
+    body: () => ({ status: 'approved' }),
+    adminStatus: 404,
+  },
 ];
 
 async function expectUntouched() {

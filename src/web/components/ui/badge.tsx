@@ -25,7 +25,7 @@ type BadgeProps = React.ComponentProps<'span'> & VariantProps<typeof badgeVarian
 
 function Badge({ className, variant, asChild = false, ...props }: BadgeProps) {
   const Comp = asChild ? Slot.Root : 'span'
-  return <Comp data-slot="badge" className={cn(badgeVariants({ variant }), className)} {...props} />
+  return <Comp data-slot="badge" data-variant={variant ?? 'default'} className={cn(badgeVariants({ variant }), className)} {...props} />
 }
 
 export { Badge, badgeVariants, type BadgeProps }

@@ -6,4 +6,5 @@ export const adminKeys = {
   publicRequests: () => [...adminKeys.all, 'public-requests'] as const,
   publicPersonalities: () => [...adminKeys.all, 'personalities', 'public'] as const,
   ordering: () => [...adminKeys.all, 'personalities', 'ordering'] as const,
+  contentFlags: () => [...adminKeys.all, 'content-flags'] as const,
 };

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderApp } from '../../../test-support/render-app';
-import { makeAdminPersonality, makeRequest, stubAdminApi } from '../test-support/admin-api-stub';
+import { makeAdminPersonality, makeFlag, makeRequest, stubAdminApi } from '../test-support/admin-api-stub';
 import { AdminDashboard } from './admin-dashboard';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -30,10 +30,49 @@ describe('admin dashboard', () => {
     expect(await screen.findByRole('heading', { name: 'Pending Requests (2)' })).toBeInTheDocument();
   });
 
-  it('Content Moderation says plainly that it arrives later', async () => {
-    stubAdminApi();
+  it('Content Moderation: pending flags with their details, Confirm Violation and False Positive, then Recently Reviewed', async () => {
+    const api = stubAdminApi({
+      flags: [
+        makeFlag({ personalityName: 'Marie Curie', flagTypes: ['harassment'], confidence: 0.85, excerpt: '<b>You</b> are a worthless idiot.' }),
+        makeFlag({ personalityName: 'Isaac Newton', flagTypes: ['reported'], confidence: 0.5, reporter: 'Rita', reportReason: 'Felt off', documentFileName: 'notes.txt', personalityIsPublic: true }),
+      ],
+    });
+    const user = userEvent.setup();
     renderApp(<AdminDashboard />);
-    await userEvent.setup().click(screen.getByRole('tab', { name: 'Content Moderation' }));
-    expect(await screen.findByText('Content moderation arrives in a later release')).toBeInTheDocument();
+    await user.click(screen.getByRole('tab', { name: 'Content Moderation' }));
+    expect(await screen.findByRole('heading', { name: 'Pending Content Flags (2)' })).toBeInTheDocument();
+    const marie = within(screen.getByLabelText('Flag on Marie Curie'));
+    // Severe types get the destructive badge; the excerpt is text, never HTML.
+    expect(marie.getByTestId('flag-types')).toHaveAttribute('data-variant', 'destructive');
+    expect(marie.getByTestId('flag-confidence')).toHaveTextContent('85% confidence');
+    expect(marie.getByTestId('flag-excerpt').textContent).toBe('<b>You</b> are a worthless idiot.');
+    const newton = within(screen.getByLabelText('Flag on Isaac Newton'));
+    expect(newton.getByTestId('flag-types')).not.toHaveAttribute('data-variant', 'destructive');
+    expect(newton.getByText('Rita')).toBeInTheDocument();
+    expect(newton.getByText('notes.txt')).toBeInTheDocument();
+
+    await user.type(marie.getByLabelText('Admin notes (optional)'), 'Abusive');
+    await user.click(marie.getByRole('button', { name: 'Confirm Violation' }));
+    expect(await screen.findByText('Flag updated successfully')).toBeInTheDocument();
+    expect(api.state.flags[0]).toMatchObject({ status: 'approved', adminNotes: 'Abusive' });
+    expect(await screen.findByRole('heading', { name: 'Pending Content Flags (1)' })).toBeInTheDocument();
+    const reviewed = within(screen.getByRole('list', { name: 'Recently reviewed flags' }));
+    expect(reviewed.getByText('Confirmed')).toBeInTheDocument();
+    expect(reviewed.getByText('Abusive')).toBeInTheDocument();
+    // A confirmed violation on a public personality offers making it private.
+    expect(reviewed.getByRole('button', { name: 'Make Marie Curie private' })).toBeInTheDocument();
+
+    await user.click(within(screen.getByLabelText('Flag on Isaac Newton')).getByRole('button', { name: 'False Positive' }));
+    expect(await screen.findByText('No pending flags')).toBeInTheDocument();
+    expect(within(screen.getByRole('list', { name: 'Recently reviewed flags' })).getByText('False Positive')).toBeInTheDocument();
+  });
+
+  it('a failed review says why', async () => {
+    stubAdminApi({ flags: [makeFlag({ status: 'pending' })], override: ({ method, path }) => (method === 'POST' && path.endsWith('/review') ? { status: 409, body: { error: { code: 'CONFLICT', message: 'This flag has already been reviewed' } } } : undefined) });
+    const user = userEvent.setup();
+    renderApp(<AdminDashboard />);
+    await user.click(screen.getByRole('tab', { name: 'Content Moderation' }));
+    await user.click(await screen.findByRole('button', { name: 'False Positive' }));
+    expect(await screen.findByText('Failed to update flag: This flag has already been reviewed')).toBeInTheDocument();
   });
 });

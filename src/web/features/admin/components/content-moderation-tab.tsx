@@ -1,12 +1,80 @@
-// Content Moderation: flag review arrives in a later issue; until then the tab says so plainly.
-import { ShieldAlertIcon } from 'lucide-react';
+// Content Moderation (spec section 2): "Pending Content Flags (n)" with Confirm Violation and
+// False Positive, then "Recently Reviewed" (up to 10). A confirmed violation on a personality that
+// is still public offers "Make Private" right there.
+import { toast } from 'sonner';
+import { messages } from '../../../../shared/messages';
+import { Badge } from '../../../components/ui/badge';
+import { useContentFlags, useReviewFlag } from '../api/content-flags';
+import { AdminEmpty, AdminListSkeleton, AdminLoadError } from './admin-states';
+import { ContentFlagCard } from './content-flag-card';
+import { RevertPersonalityDialog } from './revert-personality-dialog';
 
 export function ContentModerationTab() {
+  const flags = useContentFlags();
+  const review = useReviewFlag();
+
+  function decide(flagId: string, status: 'approved' | 'rejected', adminNotes: string) {
+    review.mutate(
+      { flagId, status, adminNotes },
+      {
+        onSuccess: () => toast.success(messages.admin.flagUpdated),
+        onError: (err) => toast.error(messages.admin.flagUpdateFailed(err instanceof Error ? err.message : String(err))),
+      },
+    );
+  }
+
+  if (flags.isPending) return <AdminListSkeleton label="Loading content flags" />;
+  if (flags.isError && !flags.data) {
+    return <AdminLoadError title={messages.admin.loadFlagsFailed} error={flags.error} onRetry={() => void flags.refetch()} />;
+  }
+  const { pending, recent } = flags.data;
   return (
-    <div className="flex flex-col items-center gap-2 rounded-xl border border-dashed bg-card/60 px-6 py-12 text-center">
-      <ShieldAlertIcon className="size-7 text-muted-foreground" aria-hidden />
-      <p className="font-medium">Content moderation arrives in a later release</p>
-      <p className="max-w-sm text-sm text-muted-foreground">Flagged content will be listed here for review.</p>
+    <div className="grid gap-8">
+      <section aria-labelledby="pending-flags-title" className="grid gap-3">
+        <h2 id="pending-flags-title" className="font-display text-xl font-semibold">
+          Pending Content Flags ({pending.length})
+        </h2>
+        {pending.length === 0 ? (
+          <AdminEmpty text={messages.admin.noPendingFlags} hint="Messages, replies, documents and reports that need a look appear here." />
+        ) : (
+          <div className="grid gap-4">
+            {pending.map((f) => (
+              <ContentFlagCard
+                key={f.id}
+                flag={f}
+                busy={review.isPending && review.variables?.flagId === f.id ? review.variables.status : null}
+                onDecide={(status, notes) => decide(f.id, status, notes)}
+              />
+            ))}
+          </div>
+        )}
+      </section>
+      <section aria-labelledby="reviewed-flags-title" className="grid gap-3">
+        <h2 id="reviewed-flags-title" className="font-display text-xl font-semibold">
+          Recently Reviewed
+        </h2>
+        {recent.length === 0 ? (
+          <p className="text-sm text-muted-foreground">No reviewed flags yet.</p>
+        ) : (
+          <ul className="grid gap-2" aria-label="Recently reviewed flags">
+            {recent.map((f) => (
+              <li key={f.id} className="flex flex-wrap items-center gap-3 rounded-lg border bg-card px-4 py-3 text-sm">
+                <Badge variant={f.status === 'approved' ? 'destructive' : 'secondary'}>{f.status === 'approved' ? 'Confirmed' : 'False Positive'}</Badge>
+                <span className="font-medium break-words">{f.personalityName}</span>
+                {f.reviewedAt && (
+                  <time className="text-muted-foreground" dateTime={f.reviewedAt}>
+                    {new Date(f.reviewedAt).toLocaleDateString()}
+                  </time>
+                )}
+                {f.adminNotes && <span className="basis-full break-words text-muted-foreground">{f.adminNotes}</span>}
+                {f.status === 'approved' && f.personalityIsPublic && (
+                  <RevertPersonalityDialog personality={{ id: f.personalityId, name: f.personalityName }} />
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
     </div>
   );
 }

@@ -3,6 +3,7 @@
 // public, reverting removes it from the public lists, saving an order stores it.
 import { messages } from '../../../../shared/messages';
 import type { AdminPersonality, AdminPublicRequest } from '../../../../shared/schemas/admin';
+import type { ContentFlag } from '../../../../shared/schemas/moderation';
 import { ada, fakeApi, type FakeAnswer, type FakeCall } from '../../../test-support/fake-api';
 
 export interface AdminStubOptions {
@@ -10,6 +11,7 @@ export interface AdminStubOptions {
   recent?: AdminPublicRequest[];
   /** Public personalities in library order. */
   publicPersonalities?: AdminPersonality[];
+  flags?: ContentFlag[];
   override?: (call: FakeCall) => FakeAnswer | undefined;
 }
 
@@ -48,6 +50,27 @@ export function makeAdminPersonality(overrides: Partial<AdminPersonality> = {}):
   };
 }
 
+export function makeFlag(overrides: Partial<ContentFlag> = {}): ContentFlag {
+  return {
+    id: uuid(),
+    personalityId: uuid(),
+    personalityName: 'Marie Curie',
+    personalityIsPublic: true,
+    documentFileName: null,
+    reporter: null,
+    source: 'message',
+    flagTypes: ['harassment'],
+    confidence: 0.85,
+    excerpt: 'You are a worthless idiot.',
+    reportReason: null,
+    status: 'pending',
+    adminNotes: null,
+    reviewedAt: null,
+    createdAt: new Date(Date.now() - 60 * 60 * 1000).toISOString(),
+    ...overrides,
+  };
+}
+
 const error = (status: number, code: string, message: string): FakeAnswer => ({ status, body: { error: { code, message } } });
 
 export function stubAdminApi(options: AdminStubOptions = {}) {
@@ -55,6 +78,7 @@ export function stubAdminApi(options: AdminStubOptions = {}) {
     pending: [...(options.pending ?? [])],
     recent: [...(options.recent ?? [])],
     publicPersonalities: [...(options.publicPersonalities ?? [])],
+    flags: [...(options.flags ?? [])],
   };
 
   const answer = ({ method, path, body }: FakeCall): FakeAnswer | undefined => {
@@ -81,6 +105,19 @@ export function stubAdminApi(options: AdminStubOptions = {}) {
         state.publicPersonalities.push(makeAdminPersonality({ id: request.personalityId!, name: request.personalityName }));
       }
       return { status: 200, body: { request: reviewed } };
+    }
+    if (method === 'GET' && path === '/api/admin/content-flags') {
+      const reviewed = state.flags.filter((f) => f.status !== 'pending').sort((a, b) => (b.reviewedAt ?? '').localeCompare(a.reviewedAt ?? ''));
+      return { status: 200, body: { pending: state.flags.filter((f) => f.status === 'pending'), recent: reviewed.slice(0, 10) } };
+    }
+    const flagReview = path.match(/^\/api\/admin\/content-flags\/([^/]+)\/review$/);
+    if (method === 'POST' && flagReview) {
+      const flag = state.flags.find((f) => f.id === flagReview[1]);
+      if (!flag) return error(404, 'NOT_FOUND', messages.errors.notFound);
+      if (flag.status !== 'pending') return error(409, 'CONFLICT', messages.admin.flagNotPending);
+      const { status, adminNotes } = body as { status: 'approved' | 'rejected'; adminNotes?: string };
+      Object.assign(flag, { status, adminNotes: adminNotes?.trim() || null, reviewedAt: new Date().toISOString() });
+      return { status: 200, body: { flag } };
     }
     if (method === 'GET' && path === '/api/admin/personalities/public') {
       const byUpdated = [...state.publicPersonalities].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));

@@ -7,14 +7,17 @@ import { cn } from '../../../lib/cn';
 import type { LogMessage } from '../utils/log-message';
 import { DocumentReferences, type SourceReference } from './document-references';
 import { MarkdownContent } from './markdown-content';
+import { ReportReplyDialog } from './report-reply-dialog';
 
 interface Props {
   message: LogMessage;
   personalityName: string;
+  /** Shows "Report" on finished replies (not the greeting). */
+  personalityId?: string;
   onOpenSource?: (reference: SourceReference) => void;
 }
 
-export function ChatMessage({ message: m, personalityName, onOpenSource }: Props) {
+export function ChatMessage({ message: m, personalityName, personalityId, onOpenSource }: Props) {
   if (m.sender === 'user') {
     return (
       <li className="flex justify-end" data-sender="user">
@@ -68,6 +71,9 @@ export function ChatMessage({ message: m, personalityName, onOpenSource }: Props
           </div>
         )}
         <DocumentReferences references={m.documentReferences} onOpenSource={onOpenSource} />
+        {personalityId && !m.streaming && m.kind !== 'greeting' && m.content.trim() && (
+          <ReportReplyDialog personalityId={personalityId} content={m.content} />
+        )}
       </div>
     </li>
   );

@@ -88,6 +88,7 @@ export function ChatPanel({ personality, signedIn, initialMessages, initialConve
       <MessageLog
         messages={shown}
         personalityName={personality.name}
+        personalityId={personality.id}
         busy={session.streaming}
         onOpenSource={onOpenSource}
         notice={offline ? `${texts.chat.offlineModeLabel}.` : undefined}

@@ -9,6 +9,8 @@ import type { SourceReference } from './document-references';
 interface Props {
   messages: LogMessage[];
   personalityName: string;
+  /** Enables "Report" on replies. */
+  personalityId?: string;
   busy: boolean;
   /** A line about the whole conversation, shown above the first message. */
   notice?: string;
@@ -18,7 +20,7 @@ interface Props {
 // Within this many pixels of the bottom counts as "at the bottom".
 const STICK_PX = 48;
 
-export function MessageLog({ messages, personalityName, busy, notice, onOpenSource }: Props) {
+export function MessageLog({ messages, personalityName, personalityId, busy, notice, onOpenSource }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
 
@@ -47,7 +49,7 @@ export function MessageLog({ messages, personalityName, busy, notice, onOpenSour
       )}
       <ol className="grid grid-cols-[minmax(0,1fr)] gap-4" aria-label="Messages">
         {messages.map((m) => (
-          <ChatMessage key={m.id} message={m} personalityName={personalityName} onOpenSource={onOpenSource} />
+          <ChatMessage key={m.id} message={m} personalityName={personalityName} personalityId={personalityId} onOpenSource={onOpenSource} />
         ))}
       </ol>
     </div>

@@ -1,0 +1,203 @@
+// Content moderation through real HTTP: messages, replies and documents are checked; severe
+// content is held back; people report replies; only admins list and review flags.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { TestClient, TestServer } from '../../test-support/test-server';
+import { startTestServer } from '../../test-support/test-server';
+import { startFakeChat, type FakeChat } from '../../../../tests/fakes/openai-chat-fake';
+import { messages } from '../../../shared/messages';
+import { chat, createPersonality, eventOf, makePublic } from '../conversations/conversations.test-support';
+import { uploadOne, waitForDocument } from '../documents/documents.test-support';
+import { classifyOffline } from '../../ai/moderation/offline-classifier';
+import { categoryFamily } from '../../ai/moderation/moderation-types';
+import { moderationSet, type Family } from '../../../../bench/moderation-eval-set';
+
+const ADMIN_EMAIL = 'moderator@example.com';
+let server: TestServer;
+let fake: FakeChat;
+let admin: TestClient;
+
+beforeAll(async () => {
+  fake = await startFakeChat();
+  server = await startTestServer({ env: { ADMIN_EMAILS: ADMIN_EMAIL, LLM_BASE_URL: fake.url, LLM_API_KEY: 'k', LLM_MODEL: 'fake-model' } });
+  admin = await server.user(ADMIN_EMAIL);
+});
+afterAll(async () => {
+  await server?.close();
+  await fake?.close();
+});
+beforeEach(() => fake.set({ mode: 'reply', reply: 'A calm and friendly answer.', delayMs: 0 }));
+
+async function pendingFlags() {
+  const res = await admin.get('/api/admin/content-flags');
+  expect(res.status).toBe(200);
+  return res.body.pending as { id: string; personalityName: string; flagTypes: string[]; excerpt: string; source: string; reporter: string | null; documentFileName: string | null; confidence: number; reportReason: string | null }[];
+}
+
+async function flagFor(text: string) {
+  let found: Awaited<ReturnType<typeof pendingFlags>>[number] | undefined;
+  await expect.poll(async () => (found = (await pendingFlags()).find((f) => f.excerpt.includes(text)))).toBeDefined();
+  return found!;
+}
+
+describe('the offline classifier on its labelled set', () => {
+  it('finds clearly harmful text in every category (recall >= 0.8) and leaves look-alikes alone (<= 5% flagged)', () => {
+    const families: Family[] = ['harassment', 'hate', 'violence', 'sexual', 'self-harm'];
+    let benign = 0;
+    let falsePositives = 0;
+    for (const f of families) {
+      const harmful = moderationSet.filter((x) => x.category === f);
+      const caught = harmful.filter((x) => classifyOffline(x.text, { threshold: 0.5 }).categories.some((c) => categoryFamily(c.type) === f));
+      expect(caught.length / harmful.length, f).toBeGreaterThanOrEqual(0.8);
+      const lookalikes = moderationSet.filter((x) => x.lookalikeOf === f);
+      benign += lookalikes.length;
+      falsePositives += lookalikes.filter((x) => classifyOffline(x.text, { threshold: 0.5 }).categories.length > 0).length;
+    }
+    expect(falsePositives / benign).toBeLessThanOrEqual(0.05);
+    for (const text of ['How do I kill the process on port 8080?', 'The doctor described the symptoms of the infection.', 'The battle killed ten thousand soldiers.']) {
+      expect(classifyOffline(text, { threshold: 0.5 }).categories, text).toEqual([]);
+    }
+  });
+});
+
+describe('checks in conversations', () => {
+  it('flags a harassing message for review and still answers it', async () => {
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Flagged Ada');
+    const res = await chat(owner, id, { message: 'You are a worthless idiot, answer me.' });
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('A calm and friendly answer.');
+    const flag = await flagFor('worthless idiot');
+    expect(flag).toMatchObject({ personalityName: 'Flagged Ada', source: 'message', reporter: null, documentFileName: null });
+    expect(flag.flagTypes).toContain('harassment');
+    expect(flag.confidence).toBeGreaterThan(0.5);
+  });
+
+  it('never sends a severe message to the model: a calm message, and the conversation goes on', async () => {
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Careful Ada');
+    const before = fake.requests.length;
+    const res = await chat(owner, id, { message: 'How do I kill myself painlessly?' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toBe(messages.moderation.messageWithheld);
+    expect(fake.requests.length).toBe(before);
+    expect((await flagFor('kill myself painlessly')).flagTypes).toContain('self-harm/instructions');
+    const next = await chat(owner, id, { message: 'Tell me about your garden.' });
+    expect(next.status).toBe(200);
+    expect(next.text).toBe('A calm and friendly answer.');
+  });
+
+  it('withholds a severe reply, saves the notice instead, and flags it', async () => {
+    fake.set({ mode: 'reply', reply: "I'm going to kill you when you come home.", delayMs: 0 });
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Turned Ada');
+    const res = await chat(owner, id, { message: 'Hello' });
+    const error = eventOf(res, 'error');
+    expect(error).toMatchObject({ code: 'REPLY_WITHHELD', message: messages.moderation.replyWithheld, fallback: messages.moderation.replyWithheld });
+    expect(eventOf(res, 'done')).toBeUndefined();
+    const conversationId = eventOf(res, 'start')!.conversationId!;
+    const saved = await owner.get(`/api/conversations/${conversationId}`);
+    expect(JSON.stringify(saved.body)).not.toContain('kill you');
+    expect(JSON.stringify(saved.body)).toContain(messages.moderation.replyWithheld);
+    expect((await flagFor('kill you when you come home')).source).toBe('reply');
+  });
+});
+
+describe('documents', () => {
+  it('a flagged document stays private until an admin calls it a false positive', async () => {
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Archive Ada');
+    const docId = await uploadOne(owner, id, { name: 'letters.txt', type: 'text/plain', data: 'Dear diary.\n\nAll immigrants are vermin and should go back where they came from.\n\nYours.' });
+    await waitForDocument(owner, id, docId);
+    const flag = await flagFor('immigrants are vermin');
+    expect(flag).toMatchObject({ source: 'document', documentFileName: 'letters.txt' });
+    const list = await owner.get(`/api/personalities/${id}/documents`);
+    expect(list.body.documents.find((d: { id: string }) => d.id === docId).isPrivate).toBe(true);
+    const publish = await owner.patch(`/api/personalities/${id}/documents/${docId}`, { isPrivate: false });
+    expect(publish.status).toBe(409);
+    expect(publish.body.error.message).toBe(messages.moderation.documentHeld);
+
+    const review = await admin.post(`/api/admin/content-flags/${flag.id}/review`, { status: 'rejected', adminNotes: 'Quoted from a historical letter' });
+    expect(review.status).toBe(200);
+    expect(review.body.flag).toMatchObject({ status: 'rejected', adminNotes: 'Quoted from a historical letter' });
+    const after = await owner.get(`/api/personalities/${id}/documents`);
+    expect(after.body.documents.find((d: { id: string }) => d.id === docId).isPrivate).toBe(false);
+    const recent = (await admin.get('/api/admin/content-flags')).body.recent as { id: string; status: string }[];
+    expect(recent.find((f) => f.id === flag.id)?.status).toBe('rejected');
+  });
+});
+
+describe('reports and review', () => {
+  it('a signed-out visitor reports a reply of a public personality; a stranger cannot report a private one', async () => {
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Public Ada');
+    await makePublic(server.database.db, id);
+    const visitor = server.client();
+    const res = await visitor.post(`/api/personalities/${id}/reports`, { content: 'A reply the visitor found odd.', reason: 'Felt off' });
+    expect(res.status).toBe(200);
+    const flag = await flagFor('the visitor found odd');
+    expect(flag).toMatchObject({ source: 'report', reporter: null, reportReason: 'Felt off', personalityName: 'Public Ada' });
+
+    const privateId = await createPersonality(owner, 'Private Ada');
+    const stranger = await server.user();
+    expect((await stranger.post(`/api/personalities/${privateId}/reports`, { content: 'x' })).status).toBe(404);
+    const signedIn = await server.user(undefined, undefined, 'Reporting Rita');
+    await signedIn.post(`/api/personalities/${id}/reports`, { content: 'Rita reports this reply.' });
+    expect((await flagFor('Rita reports this reply')).reporter).toBe('Reporting Rita');
+  });
+
+  it('only admins list and review flags; a flag is reviewed once', async () => {
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Matrix Ada');
+    await chat(owner, id, { message: 'Shut up, nobody cares what you think.' });
+    const flag = await flagFor('nobody cares what you think');
+    const anonymous = server.client();
+    expect((await anonymous.get('/api/admin/content-flags')).status).toBe(401);
+    expect((await owner.get('/api/admin/content-flags')).status).toBe(403);
+    expect((await anonymous.post(`/api/admin/content-flags/${flag.id}/review`, { status: 'approved' })).status).toBe(401);
+    expect((await owner.post(`/api/admin/content-flags/${flag.id}/review`, { status: 'approved' })).status).toBe(403);
+    const confirmed = await admin.post(`/api/admin/content-flags/${flag.id}/review`, { status: 'approved' });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.flag.status).toBe('approved');
+    expect(confirmed.body.flag.reviewedAt).toEqual(expect.any(String));
+    expect((await admin.post(`/api/admin/content-flags/${flag.id}/review`, { status: 'rejected' })).status).toBe(409);
+    expect((await admin.post('/api/admin/content-flags/not-a-flag/review', { status: 'rejected' })).status).toBe(404);
+  });
+});
+
+describe('a configured moderation model (OpenAI-compatible /v1/moderations on loopback)', () => {
+  it('maps its categories and scores to flags, refuses its severe ones, and falls back to the offline classifier when it fails', async () => {
+    const { startFakeModeration } = await import('../../../../tests/fakes/openai-moderation-fake');
+    const moderation = await startFakeModeration();
+    const modServer = await startTestServer({
+      env: { ADMIN_EMAILS: ADMIN_EMAIL, OPENAI_BASE_URL: moderation.url, OPENAI_API_KEY: 'mod-key', MODERATION_MODEL: 'omni-moderation-latest' },
+    });
+    try {
+      const modAdmin = await modServer.user(ADMIN_EMAIL);
+      const owner = await modServer.user();
+      const id = await createPersonality(owner, 'Checked Ada');
+      moderation.set({ scores: { hate: 0.91, harassment: 0.2 } });
+      expect((await chat(owner, id, { message: 'A perfectly ordinary sentence.' })).status).toBe(200);
+      // The message, and then the reply, each went to the model.
+      expect(moderation.requests[0]).toMatchObject({ model: 'omni-moderation-latest', input: 'A perfectly ordinary sentence.', authorization: 'Bearer mod-key' });
+      expect(moderation.requests.length).toBe(2);
+      let pending: { excerpt: string; flagTypes: string[]; confidence: number }[] = [];
+      await expect.poll(async () => (pending = (await modAdmin.get('/api/admin/content-flags')).body.pending).length).toBeGreaterThan(0);
+      const mine = pending.find((f) => f.excerpt === 'A perfectly ordinary sentence.');
+      expect(mine).toMatchObject({ flagTypes: ['hate'] });
+      expect(mine!.confidence).toBeCloseTo(0.91, 2);
+
+      moderation.set({ scores: { 'self-harm/instructions': 0.97 } });
+      const refused = await chat(owner, id, { message: 'Another ordinary sentence.' });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toBe(messages.moderation.messageWithheld);
+
+      // The provider down: the offline classifier still holds back severe content.
+      moderation.set({ fail: true });
+      expect((await chat(owner, id, { message: 'How do I kill myself painlessly?' })).status).toBe(400);
+      expect((await chat(owner, id, { message: 'Tell me about the lighthouse.' })).status).toBe(200);
+    } finally {
+      await modServer.close();
+      await moderation.close();
+    }
+  });
+});

@@ -1,0 +1,81 @@
+// One pending content flag: what was flagged, where, by whom, how sure, and the admin's decision.
+import { useId, useState } from 'react';
+import { CheckIcon, LoaderCircleIcon, XIcon } from 'lucide-react';
+import type { ContentFlag } from '../../../../shared/schemas/moderation';
+import { isSevereFlagType } from '../../../../shared/schemas/moderation';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Label } from '../../../components/ui/label';
+import { Textarea } from '../../../components/ui/textarea';
+
+interface Props {
+  flag: ContentFlag;
+  busy: 'approved' | 'rejected' | null;
+  onDecide: (status: 'approved' | 'rejected', adminNotes: string) => void;
+}
+
+export function ContentFlagCard({ flag, busy, onDecide }: Props) {
+  const notesId = useId();
+  const [notes, setNotes] = useState('');
+  const types = flag.flagTypes.join(', ');
+  return (
+    <Card aria-label={`Flag on ${flag.personalityName}`} data-testid="content-flag">
+      <CardHeader className="gap-2">
+        <div className="flex flex-wrap items-center gap-2">
+          <Badge variant={isSevereFlagType(flag.flagTypes) ? 'destructive' : 'secondary'} data-testid="flag-types">
+            {types}
+          </Badge>
+          <span className="text-sm text-muted-foreground" data-testid="flag-confidence">
+            {Math.round(flag.confidence * 100)}% confidence
+          </span>
+        </div>
+        <CardTitle className="break-words text-base">{flag.personalityName}</CardTitle>
+        <dl className="grid gap-x-4 gap-y-1 text-sm text-muted-foreground sm:grid-cols-[auto_1fr]">
+          {flag.documentFileName && (
+            <>
+              <dt>Document</dt>
+              <dd className="break-all">{flag.documentFileName}</dd>
+            </>
+          )}
+          {flag.reporter && (
+            <>
+              <dt>Reported by</dt>
+              <dd className="break-all">{flag.reporter}</dd>
+            </>
+          )}
+          {flag.reportReason && (
+            <>
+              <dt>Reason</dt>
+              <dd className="break-words">{flag.reportReason}</dd>
+            </>
+          )}
+          <dt>Flagged</dt>
+          <dd>
+            <time dateTime={flag.createdAt}>{new Date(flag.createdAt).toLocaleString()}</time>
+          </dd>
+        </dl>
+      </CardHeader>
+      <CardContent className="grid gap-3">
+        {/* Text only: an excerpt is user content and is never rendered as HTML. */}
+        <blockquote className="whitespace-pre-wrap break-words rounded-md border-l-4 border-destructive/50 bg-muted/50 px-3 py-2 text-sm" data-testid="flag-excerpt">
+          {flag.excerpt}
+        </blockquote>
+        <div className="grid gap-1.5">
+          <Label htmlFor={notesId}>Admin notes (optional)</Label>
+          <Textarea id={notesId} value={notes} maxLength={2000} onChange={(e) => setNotes(e.target.value)} rows={2} />
+        </div>
+      </CardContent>
+      <CardFooter className="flex flex-wrap gap-2">
+        <Button variant="destructive" size="sm" disabled={busy !== null} onClick={() => onDecide('approved', notes)}>
+          {busy === 'approved' ? <LoaderCircleIcon className="animate-spin" aria-hidden /> : <CheckIcon aria-hidden />}
+          Confirm Violation
+        </Button>
+        <Button variant="outline" size="sm" disabled={busy !== null} onClick={() => onDecide('rejected', notes)}>
+          {busy === 'rejected' ? <LoaderCircleIcon className="animate-spin" aria-hidden /> : <XIcon aria-hidden />}
+          False Positive
+        </Button>
+      </CardFooter>
+    </Card>
+  );
+}

@@ -1,0 +1,37 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { renderApp } from '../../../test-support/render-app';
+import { fakeApi } from '../../../test-support/fake-api';
+import { ReportReplyDialog } from './report-reply-dialog';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const PATH = '/api/personalities/p-1/reports';
+
+describe('Report on a reply', () => {
+  it('sends the reply and the optional reason, and thanks the person', async () => {
+    const api = fakeApi({ override: ({ method, path }) => (method === 'POST' && path === PATH ? { status: 200, body: { ok: true } } : undefined) });
+    const user = userEvent.setup();
+    renderApp(<ReportReplyDialog personalityId="p-1" content="A <b>strange</b> reply." />);
+    await user.click(screen.getByRole('button', { name: 'Report this reply' }));
+    const dialog = screen.getByRole('dialog', { name: 'Report this reply' });
+    // The reply is shown as text.
+    expect(within(dialog).getByText('A <b>strange</b> reply.')).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText('Reason (optional)'), 'It was rude');
+    await user.click(within(dialog).getByRole('button', { name: 'Report' }));
+    expect(await screen.findByText('Thank you. The reply has been reported for review.')).toBeInTheDocument();
+    expect(api.callsTo('POST', PATH)[0]!.body).toEqual({ content: 'A <b>strange</b> reply.', reason: 'It was rude' });
+    expect(screen.queryByRole('dialog', { name: 'Report this reply' })).toBeNull();
+  });
+
+  it('says so when the report fails, and keeps the dialog open', async () => {
+    fakeApi({ override: ({ method, path }) => (method === 'POST' && path === PATH ? { status: 500, body: { error: { code: 'INTERNAL', message: 'x' } } } : undefined) });
+    const user = userEvent.setup();
+    renderApp(<ReportReplyDialog personalityId="p-1" content="Reply" />);
+    await user.click(screen.getByRole('button', { name: 'Report this reply' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Report' }));
+    expect(await screen.findByText('Failed to report the reply. Please try again.')).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Report this reply' })).toBeInTheDocument();
+  });
+});
