@@ -6,6 +6,8 @@ import { createClient, type TestClient } from '../src/server/test-support/test-s
 import { createChatStreamParser } from '../src/shared/chat-stream';
 
 export interface ClientJob {
+  /** 'kindred' (default): the chat route, signed in; 'openai': POST {url}/chat/completions directly. */
+  target?: 'kindred' | 'openai';
   url: string;
   personalityId: string;
   concurrency: number;
@@ -22,9 +24,9 @@ export async function runFakeRole(): Promise<void> {
 export async function runClientRole(): Promise<void> {
   let asked = 0;
   process.on('message', (job: ClientJob) => {
-    run(job).then(
-      (samples) => process.send!({ samples }),
-      (err: unknown) => process.send!({ samples: [], error: err instanceof Error ? err.message : String(err) }),
+    (job.target === 'openai' ? runDirect(job) : run(job)).then(
+      ({ samples, spans }) => process.send!({ samples, spans }),
+      (err: unknown) => process.send!({ samples: [], spans: [], error: err instanceof Error ? err.message : String(err) }),
     );
   });
   process.on('disconnect', () => process.exit(0));
@@ -39,6 +41,43 @@ export async function runClientRole(): Promise<void> {
     return c;
   }
 
+  /** Time to the first content chunk of an OpenAI-style stream, and from it to the last byte. */
+  async function directToken(job: ClientJob): Promise<{ first: number; span: number }> {
+    const started = performance.now();
+    const res = await fetch(`${job.url}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer bench' },
+      body: JSON.stringify({ model: 'fake-model', stream: true, messages: [{ role: 'user', content: job.questions[asked++ % job.questions.length] }] }),
+    });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let first = -1;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      if (first < 0 && decoder.decode(value, { stream: true }).includes('"content"')) first = performance.now() - started;
+    }
+    if (first < 0) throw new Error(`no content streamed (status ${res.status})`);
+    return { first, span: performance.now() - started - first };
+  }
+
+  async function runDirect(job: ClientJob): Promise<{ samples: number[]; spans: number[] }> {
+    const samples: number[] = [];
+    const spans: number[] = [];
+    await Promise.all(Array.from({ length: job.concurrency }, () => directToken(job)));
+    await Promise.all(
+      Array.from({ length: job.concurrency }, async () => {
+        for (let r = 0; r < job.rounds; r++) {
+          const t = await directToken(job);
+          samples.push(t.first);
+          spans.push(t.span);
+        }
+      }),
+    );
+    return { samples, spans };
+  }
+
+  let lastSpan = 0;
   async function firstToken(job: ClientJob, client: TestClient, conversationId: string): Promise<number> {
     const message = job.questions[asked++ % job.questions.length]!;
     const started = performance.now();
@@ -60,10 +99,11 @@ export async function runClientRole(): Promise<void> {
       }
     }
     if (elapsed < 0) throw new Error(`no token streamed (status ${res.status})`);
+    lastSpan = performance.now() - started - elapsed;
     return elapsed;
   }
 
-  async function run(job: ClientJob): Promise<number[]> {
+  async function run(job: ClientJob): Promise<{ samples: number[]; spans: number[] }> {
     const clients = await Promise.all(Array.from({ length: job.concurrency }, () => user(job.url)));
     const conversations = await Promise.all(
       clients.map(async (c) => (await c.post(`/api/personalities/${job.personalityId}/conversations`, {})).body.conversation.id as string),
@@ -71,11 +111,15 @@ export async function runClientRole(): Promise<void> {
     // Warm-up: one exchange each (JIT, connection pools, the context cache's first miss).
     await Promise.all(clients.map((c, i) => firstToken(job, c, conversations[i]!)));
     const samples: number[] = [];
+    const spans: number[] = [];
     await Promise.all(
       clients.map(async (c, i) => {
-        for (let r = 0; r < job.rounds; r++) samples.push(await firstToken(job, c, conversations[i]!));
+        for (let r = 0; r < job.rounds; r++) {
+          samples.push(await firstToken(job, c, conversations[i]!));
+          spans.push(lastSpan);
+        }
       }),
     );
-    return samples;
+    return { samples, spans };
   }
 }

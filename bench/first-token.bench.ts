@@ -17,6 +17,7 @@ import { sql } from 'drizzle-orm';
 import { startTestServer } from '../src/server/test-support/test-server';
 import { FUNCTION_WORDS, fmt, percentile, seedChunks, seededRandom, syntheticChunk, syntheticVocabulary, zipfSampler } from './chat-bench-support';
 import { runFakeRole, runClientRole, type ClientJob } from './first-token-roles';
+import { startThinProxy } from './thin-proxy';
 
 const CHUNKS = Number(process.env.CHUNKS ?? 10_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 40);
@@ -72,19 +73,33 @@ async function main() {
     };
     const questions = Array.from({ length: 2000 }, () => `What do you remember about ${contentWord()} and the ${contentWord()}${random() < 0.5 ? ` ${contentWord()}` : ''}?`);
 
-    for (const concurrency of [1, 10]) {
-      const job: ClientJob = { url: server.url, personalityId, concurrency, rounds: concurrency === 1 ? ROUNDS * 2 : ROUNDS, questions };
-      t = performance.now();
+    // The same stream through a thin proxy and from the fake directly: the lower bounds.
+    const proxy = await startThinProxy(fakeUrl);
+    const measure = async (job: ClientJob) => {
       client.proc.send(job);
-      const { samples, error } = await client.next<{ samples: number[]; error?: string }>();
+      const { samples, spans, error } = await client.next<{ samples: number[]; spans: number[]; error?: string }>();
       if (error) throw new Error(error);
-      const p95 = percentile(samples, 0.95);
-      const target = concurrency === 1 ? 50 : 150;
-      console.log(
-        `time to first token, ${concurrency} concurrent conversation(s): p50 ${fmt(percentile(samples, 0.5))}, p95 ${fmt(p95)} ` +
-          `(n=${samples.length}; target p95 < ${target} ms: ${p95 < target ? 'met' : 'NOT met'}) in ${((performance.now() - t) / 1000).toFixed(1)} s; ` +
-          `load average ${os.loadavg()[0]!.toFixed(1)}`,
-      );
+      return { samples, spans };
+    };
+    try {
+      for (const concurrency of [1, 10]) {
+        const rounds = concurrency === 1 ? ROUNDS * 2 : ROUNDS;
+        t = performance.now();
+        const kindred = await measure({ url: server.url, personalityId, concurrency, rounds, questions });
+        const viaProxy = await measure({ target: 'openai', url: proxy.url, personalityId, concurrency, rounds, questions });
+        const direct = await measure({ target: 'openai', url: fakeUrl, personalityId, concurrency, rounds, questions });
+        const p50 = (x: number[]) => percentile(x, 0.5);
+        const p95 = (x: number[]) => percentile(x, 0.95);
+        console.log(
+          `time to first token, ${concurrency} concurrent: Kindred p50 ${fmt(p50(kindred.samples))} p95 ${fmt(p95(kindred.samples))} | ` +
+            `thin proxy p50 ${fmt(p50(viaProxy.samples))} p95 ${fmt(p95(viaProxy.samples))} | fake directly p50 ${fmt(p50(direct.samples))} p95 ${fmt(p95(direct.samples))} | ` +
+            `Kindred / proxy: p50 x${(p50(kindred.samples) / p50(viaProxy.samples)).toFixed(1)}, p95 x${(p95(kindred.samples) / p95(viaProxy.samples)).toFixed(1)} ` +
+            `(n=${kindred.samples.length}; ${((performance.now() - t) / 1000).toFixed(1)} s; load average ${os.loadavg()[0]!.toFixed(1)})`,
+        );
+        console.log(`  first token to last byte, p50: Kindred ${fmt(p50(kindred.spans))}, thin proxy ${fmt(p50(viaProxy.spans))}, fake directly ${fmt(p50(direct.spans))}`);
+      }
+    } finally {
+      await proxy.close();
     }
   } finally {
     client.proc.kill();
