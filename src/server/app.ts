@@ -41,7 +41,7 @@ import { signInGuard } from './security/sign-in-guard';
 import { createModerationService } from './modules/moderation/moderation.service';
 import { contentFlagRoutes, reportRoutes } from './modules/moderation/moderation.routes';
 import { createModerator } from './ai/providers';
-import { closeAfterTooLarge, forceRevokeOtherSessions } from './security/request-hygiene';
+import { forceRevokeOtherSessions } from './security/request-hygiene';
 import { limits } from '../shared/limits';
 
 export interface AppDeps {
@@ -98,14 +98,19 @@ export function createApp(deps: AppDeps) {
   );
 
   app.use('*', clientAddressMiddleware(config.trustedProxies));
-  app.use('/api/*', closeAfterTooLarge());
   // Writes from another origin (another port of this host included); the auth library checks its own.
   const sameOrigin = sameOriginWrites(trustedOrigins(config.publicUrl));
   app.use('/api/*', (c, next) => (c.req.path.startsWith('/api/auth/') ? next() : sameOrigin(c, next)));
   // JSON bodies are small; 413 is sent as soon as the stream passes the limit, before it is read whole.
   const jsonBodyLimit = bodyLimit({
     maxSize: limits.jsonBodyMaxBytes,
-    onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', messages.errors.tooLarge), 413),
+    // The refused body is left unread, and the body-limit reader gives up its stream: the socket
+    // cannot carry another request, so say so (Connection: close) and the client opens a new one
+    // instead of reusing it and meeting a reset. (Streamed uploads answer their own 413s.)
+    onError: (c) => {
+      c.header('Connection', 'close');
+      return c.json(errorBody('PAYLOAD_TOO_LARGE', messages.errors.tooLarge), 413);
+    },
   });
   // Then text no route could store (NUL, lone surrogates, not UTF-8) is refused in one place.
   const textGuard = jsonTextGuard();

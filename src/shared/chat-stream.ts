@@ -23,6 +23,8 @@ export interface ChatDoneEvent {
   messageId: string | null;
   content: string;
   documentReferences: DocumentReference[];
+  /** Set when the exchange could not be saved (the person is told; the reply still shows). */
+  saveFailed?: string;
 }
 export interface ChatErrorEvent {
   type: 'error';
@@ -33,6 +35,8 @@ export interface ChatErrorEvent {
   /** A short in-character reply to add to the log so the conversation never dead-ends. */
   fallback: string;
   messageId: string | null;
+  /** Set when the exchange could not be saved. */
+  saveFailed?: string;
 }
 export type ChatStreamEvent = ChatStartEvent | ChatDeltaEvent | ChatDoneEvent | ChatErrorEvent;
 

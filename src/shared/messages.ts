@@ -124,6 +124,8 @@ export const messages = {
     offlineModeLabel: 'Offline mode: replies are drawn from this personality\'s documents without a language model',
     /** Prefixed to a reply while some of the personality's documents are not ready yet. */
     documentsProcessing: 'Some of my documents are still being processed, so I cannot draw on them yet.',
+    /** The reply arrived but this exchange could not be saved to the conversation (a database failure). */
+    notSaved: 'This message and its reply could not be saved to the conversation. Please try again.',
     /** In-character replies added when the model call fails, so the conversation never dead-ends. */
     fallbackReplies: [
       'Forgive me, I lost my train of thought for a moment. Could you ask me that again?',

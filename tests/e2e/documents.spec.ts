@@ -48,7 +48,7 @@ test('the owner uploads, watches processing, reads chunks, toggles privacy and d
   await test.step('the chunk viewer shows the chunks in order, and goes back', async () => {
     await dialog.getByRole('button', { name: 'View chunks of mechanism.pdf' }).click();
     const chunks = dialog.getByRole('list', { name: 'Chunks of mechanism.pdf' });
-    await expect(chunks.getByRole('listitem', { name: 'Chunk 1' })).toContainText('The Mechanism of the Heavens');
+    await expect(chunks.getByRole('listitem', { name: 'Chunk 1', exact: true })).toContainText('The Mechanism of the Heavens');
     await expect(chunks).toContainText('Translated from Laplace');
     await dialog.getByRole('button', { name: 'Back to Documents' }).click();
     await expect(dialog.getByRole('list', { name: 'Uploaded documents' })).toBeVisible();
@@ -140,7 +140,7 @@ test('the source view highlights the referenced chunk for someone who may see th
   await expect(referenced).toBeInViewport();
   await expect(dialog.getByText('Referenced', { exact: true })).toHaveCount(1);
   // The first chunk is scrolled out of the way to bring the referenced one into view.
-  await expect(dialog.getByRole('listitem', { name: 'Chunk 1' })).not.toBeInViewport();
+  await expect(dialog.getByRole('listitem', { name: 'Chunk 1', exact: true })).not.toBeInViewport();
 
   // A chunk index past the end says so in the spec's words.
   await friendPage.goto(`/?docs=${id}&source=${doc.id}&chunk=999`);

@@ -64,7 +64,7 @@ describe('sign-in limits (rows 1 and 2)', () => {
     } finally {
       await strict.close();
     }
-  });
+  }, 90_000);
 });
 
 describe('request rules', () => {

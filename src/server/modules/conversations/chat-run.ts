@@ -1,7 +1,10 @@
 // Streams one prepared exchange: start, the reply word by word, then done; or, when the model
 // fails, an error event carrying an in-character fallback. Nothing is written to the database
-// before the first word (ids are made here), so the time to first token is the read path only;
-// the question, the conversation and the reply are saved while and after the reply streams.
+// before the model is called (ids are made here), so only the access check, retrieval and the
+// prompt stand before the first token. Saving the person's message (and a new conversation's row)
+// and logging the question start together with the model call and run beside it; the reply is
+// saved as it completes. The person's message is durable before `done` is sent, and a failure to
+// save is logged as an error and reported in the stream (`saveFailed`), never silent.
 import crypto from 'node:crypto';
 import type { Database } from '../../db/client';
 import type { Viewer } from '../../auth/session';
@@ -66,13 +69,14 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
   const conversationId = isNew ? crypto.randomUUID() : ex.conversationId;
   const userMessageId = viewer ? crypto.randomUUID() : null;
 
-  // The question and the person's message: once, in the background after the first word.
-  let persisted: Promise<boolean> | undefined;
+  // The question and the person's message: once, beside the model call. 'none': nothing to save
+  // (an anonymous visitor's conversation lives in the browser); 'failed': the database refused.
+  let persisted: Promise<'saved' | 'none' | 'failed'> | undefined;
   const persist = () =>
     (persisted ??= (async () => {
       const logged = deps.questions.log(ex.personality.id, ex.message, viewer?.id ?? null);
       try {
-        if (!viewer || !conversationId) return false;
+        if (!viewer || !conversationId) return 'none';
         const title = titleFromMessage(ex.message);
         if (isNew) {
           await repo.insertConversation(db, {
@@ -93,26 +97,29 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
           now: askedAt,
           rename: ex.conversationTitle === NEW_CONVERSATION_TITLE ? title : undefined,
         });
-        return true;
+        return 'saved';
       } catch (err) {
-        logger.warn(`could not save a chat message (conversation ${conversationId})`, err instanceof Error ? err.message : err);
-        return false;
+        logger.error(`could not save a chat message (conversation ${conversationId})`, err instanceof Error ? err.message : err);
+        return 'failed';
       } finally {
         await logged;
       }
     })());
 
-  const save = async (content: string, kind: 'message' | 'stopped' | 'fallback', refs: DocumentReference[]): Promise<string | null> => {
-    if (!(await persist()) || !conversationId) return null;
+  /** Saves the reply after the person's message; `failed` when either could not be saved. */
+  const save = async (content: string, kind: 'message' | 'stopped' | 'fallback', refs: DocumentReference[]): Promise<{ messageId: string | null; failed: boolean }> => {
+    const asked = await persist();
+    if (asked !== 'saved' || !conversationId) return { messageId: null, failed: asked === 'failed' };
     // Strictly after the question, whatever the clock says.
     const now = new Date(Math.max(clock.now().getTime(), askedAt.getTime() + 1));
     try {
-      return await repo.insertMessage(db, { conversationId, role: 'assistant', kind, content, documentReferences: refs, now });
+      return { messageId: await repo.insertMessage(db, { conversationId, role: 'assistant', kind, content, documentReferences: refs, now }), failed: false };
     } catch (err) {
-      logger.warn(`could not save a reply (conversation ${conversationId})`, err instanceof Error ? err.message : err);
-      return null;
+      logger.error(`could not save a reply (conversation ${conversationId})`, err instanceof Error ? err.message : err);
+      return { messageId: null, failed: true };
     }
   };
+  const notSaved = (failed: boolean) => (failed ? { saveFailed: messages.chat.notSaved } : {});
 
   return {
     conversationId,
@@ -129,26 +136,25 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
         text += piece;
         return { type: 'delta', text: piece };
       };
+      // The model is called first; saving starts beside it, and the notice (if any) is sent
+      // while the model works. Per piece only framing is left: no awaits besides the stream's.
+      let reply: AsyncIterator<string> | undefined;
+      let finished = false;
       try {
-        const notice = ex.documentsProcessing ? wordChunks(`${messages.chat.documentsProcessing}\n\n`) : [];
-        for (const w of notice) {
-          yield emit(w);
-          void persist();
-        }
-        const pieces = deps.responder.streamReply({
-          messages: ex.messages,
-          personalityName: ex.personality.name,
-          question: ex.message,
-          passages: ex.passages,
-          signal,
-        });
+        reply = deps.responder
+          .streamReply({ messages: ex.messages, personalityName: ex.personality.name, question: ex.message, passages: ex.passages, signal })
+          [Symbol.asyncIterator]();
+        const next = reply.next();
+        next.catch(() => {}); // awaited below; handled here so a quick failure is never "unhandled"
+        void persist();
+        if (ex.documentsProcessing) for (const w of wordChunks(`${messages.chat.documentsProcessing}\n\n`)) yield emit(w);
         let replied = false;
-        for await (const piece of pieces) {
+        for (let piece = await next; !piece.done; piece = await reply.next()) {
           if (signal.aborted) break;
           replied = true;
-          yield emit(piece);
-          void persist();
+          yield emit(piece.value);
         }
+        finished = !signal.aborted;
         if (signal.aborted) return;
         if (!replied) throw new Error('the model returned an empty reply');
         settled = true;
@@ -157,20 +163,22 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
         const verdict = await deps.moderation?.checkAndFlag(ex.personality.id, 'reply', text);
         if (verdict?.severe) {
           const withheld = messages.moderation.replyWithheld;
-          const messageId = await save(withheld, 'fallback', []);
-          yield { type: 'error', code: 'REPLY_WITHHELD', message: withheld, fallback: withheld, messageId };
+          const { messageId, failed } = await save(withheld, 'fallback', []);
+          yield { type: 'error', code: 'REPLY_WITHHELD', message: withheld, fallback: withheld, messageId, ...notSaved(failed) };
           return;
         }
-        const messageId = await save(text, 'message', ex.documents);
-        yield { type: 'done', messageId, content: text, documentReferences: ex.documents };
+        const { messageId, failed } = await save(text, 'message', ex.documents);
+        yield { type: 'done', messageId, content: text, documentReferences: ex.documents, ...notSaved(failed) };
       } catch (err) {
         if (signal.aborted) return;
         settled = true;
         logger.warn(`chat reply failed (personality ${ex.personality.id})`, err instanceof Error ? err.message : err);
         const fallback = fallbackReply(ex.message);
-        const messageId = await save(fallback, 'fallback', []);
-        yield { type: 'error', code: 'MODEL_FAILED', message: messages.chat.aiFailed, fallback, messageId };
+        const { messageId, failed } = await save(fallback, 'fallback', []);
+        yield { type: 'error', code: 'MODEL_FAILED', message: messages.chat.aiFailed, fallback, messageId, ...notSaved(failed) };
       } finally {
+        // Left early (Stop, a dropped connection): end the model call too.
+        if (!finished) void reply?.return?.(undefined)?.catch(() => {});
         // Stopped by the person (or the connection dropped): keep the question and what they saw.
         if (!settled) {
           if (text.trim()) await save(text, 'stopped', ex.documents);

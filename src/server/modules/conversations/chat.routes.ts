@@ -3,7 +3,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import { createRouter, errorResponses, jsonBody, jsonResponse } from '../../lib/openapi';
-import { formatChatEvent } from '../../../shared/chat-stream';
+import { formatChatEvent, type ChatStreamEvent } from '../../../shared/chat-stream';
 import { chatRequestSchema, previewRequestSchema, previewResponseSchema, startersResponseSchema } from '../../../shared/schemas/conversations';
 import type { ChatService } from './chat.service';
 import type { ConversationService } from './conversations.service';
@@ -41,6 +41,15 @@ const chat = createRoute({
   },
 });
 
+/**
+ * One event as SSE text, framed here: an `event:` line and one `data:` line (JSON.stringify never
+ * writes a raw line break), so a streamed word costs its JSON and one write, nothing more.
+ */
+function sseText(event: ChatStreamEvent): string {
+  const { event: name, data } = formatChatEvent(event);
+  return `event: ${name}\ndata: ${data}\n\n`;
+}
+
 export function chatRoutes(chatService: ChatService, conversations: ConversationService) {
   return createRouter()
     .openapi(starters, async (c) => c.json(await conversations.starters(c.get('viewer'), c.req.valid('param').id), 200))
@@ -63,7 +72,7 @@ export function chatRoutes(chatService: ChatService, conversations: Conversation
         try {
           for await (const event of run.events(abort.signal)) {
             if (abort.signal.aborted) break;
-            await stream.writeSSE(formatChatEvent(event));
+            await stream.write(sseText(event));
           }
         } finally {
           requestSignal.removeEventListener('abort', onRequestAbort);

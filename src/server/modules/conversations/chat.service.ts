@@ -63,25 +63,34 @@ export function createChatService(deps: ChatDeps) {
     return result;
   }
 
+  /**
+   * The saved conversation's recent messages (its owner's, of this personality, checked in SQL),
+   * when the exchange continues one; undefined for a new or anonymous conversation.
+   */
+  async function savedHistory(viewer: Viewer | null, personalityId: string, input: ExchangeInput) {
+    if (!input.conversationId) return undefined;
+    const saved =
+      viewer && isUuid(input.conversationId)
+        ? // Twice the bound: greetings and fallbacks are dropped before bounding.
+          await repo.recentHistory(db, {
+            conversationId: input.conversationId,
+            viewerId: viewer.id,
+            personalityId,
+            limit: limits.chatHistoryMaxMessages * 2,
+          })
+        : undefined;
+    if (!saved) throw new AppError('NOT_FOUND', messages.chat.conversationNotFound);
+    return saved;
+  }
+
   /** The history to send back, and the saved conversation's title when there is one. */
-  async function history(
+  function history(
     viewer: Viewer | null,
-    personality: PersonalityRow,
+    saved: Awaited<ReturnType<typeof savedHistory>>,
     input: ExchangeInput,
     greeting: string,
-  ): Promise<{ turns: ChatTurn[]; title?: string }> {
-    if (input.conversationId) {
-      const saved =
-        viewer && isUuid(input.conversationId)
-          ? // Twice the bound: greetings and fallbacks are dropped before bounding.
-            await repo.recentHistory(db, {
-              conversationId: input.conversationId,
-              viewerId: viewer.id,
-              personalityId: personality.id,
-              limit: limits.chatHistoryMaxMessages * 2,
-            })
-          : undefined;
-      if (!saved) throw new AppError('NOT_FOUND', messages.chat.conversationNotFound);
+  ): { turns: ChatTurn[]; title?: string } {
+    if (saved) {
       const turns: HistoryTurn[] = saved.messages
         .filter((m) => m.kind === 'message' || m.kind === 'stopped')
         .map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.content }));
@@ -92,17 +101,25 @@ export function createChatService(deps: ChatDeps) {
     return { turns: viewer ? [] : boundHistory(input.conversationHistory ?? [], { greeting }) };
   }
 
+  /**
+   * Only what the first token needs: the access check, the saved history, retrieval and the
+   * prompt (persona from the context cache). The three reads run together: each filters by the
+   * asker inside its SQL (retrieval returns nothing of a personality the asker may not see), and
+   * nothing they read is used, or answered, unless the access check passes.
+   */
   async function prepare(viewer: Viewer | null, personalityId: string, input: ExchangeInput): Promise<Exchange> {
     const viewerId = viewer?.id ?? null;
-    const personality = await loadVisiblePersonality(db, personalityId, viewerId);
+    const access = loadVisiblePersonality(db, personalityId, viewerId);
+    if (!isUuid(personalityId)) await access; // throws NOT_FOUND before any other read
+    const reads = Promise.all([
+      savedHistory(viewer, personalityId, input),
+      retriever.search({ personalityId, viewerId, text: input.message, limit: limits.chatPassages }),
+    ]);
+    reads.catch(() => {}); // awaited below, after the access check, whose refusal comes first
+    const personality = await access;
+    const [saved, result] = await reads;
     const { context, hit } = await contexts.get(personality);
-    const { turns, title } = await history(viewer, personality, input, context.greeting);
-    const result = await retriever.search({
-      personalityId: personality.id,
-      viewerId,
-      text: input.message,
-      limit: limits.chatPassages,
-    });
+    const { turns, title } = history(viewer, saved, input, context.greeting);
     // When the documents cannot answer, nothing is quoted or cited, and the prompt says so.
     const found = answeringPassages(result);
     const { documentsNotReady } = result;

@@ -64,7 +64,9 @@ export function createLexicalSearch(db: Database, opts: { budgetBytes?: number }
       // English stopword list before the database stems the rest the way it indexed the chunks.
       const { terms, documents } = await repo.questionAndDocuments(db, scope, contentWords(text).join(' '));
       const documentsNotReady = documents.filter((d) => d.notReady).length;
-      if (terms.length === 0 || documents.length === 0) return { hits: [], documentsNotReady, terms: terms.length, absentTerms: terms.length, ceiling: 0 };
+      if (terms.length === 0 || documents.length === 0) {
+        return { hits: [], documentsNotReady, documents: documents.length, terms: terms.length, absentTerms: terms.length, ceiling: 0 };
+      }
       const indexed = await postingsFor(documents);
       const { ceiling, absent } = queryStats(indexed, terms);
       const candidates = rankCandidates(indexed, terms, limit);
@@ -73,7 +75,7 @@ export function createLexicalSearch(db: Database, opts: { budgetBytes?: number }
         const row = rows.get(`${c.documentId}:${c.chunkIndex}`);
         return row ? [{ ...row, score: c.score, coverage: c.matched / terms.length }] : [];
       });
-      return { hits, documentsNotReady, terms: terms.length, absentTerms: absent, ceiling };
+      return { hits, documentsNotReady, documents: documents.length, terms: terms.length, absentTerms: absent, ceiling };
     },
 
     async warm(personalityId) {

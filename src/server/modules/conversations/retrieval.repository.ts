@@ -37,6 +37,8 @@ export interface RankedSearch {
   ceiling: number;
   /** Usable documents whose processing is queued or running (see countDocumentsNotReady). */
   documentsNotReady: number;
+  /** Documents the asker may use at all (none: there is nothing to search by meaning either). */
+  documents: number;
 }
 
 export interface UsableDocument {

@@ -105,10 +105,14 @@ export function createRetriever(db: Database, vectors: VectorSearch | undefined,
     warm: (personalityId) => fullText.warm(personalityId),
     async search(query) {
       const scope = scopeOf(query);
-      const lexicalSearch = fullText.search(scope, query.text, CANDIDATES);
+      // Full-text only: the ranking is final, so only enough candidates to skip near-duplicates
+      // are read with their text (fewer bytes before the first token).
+      const lexicalSearch = fullText.search(scope, query.text, vectors ? CANDIDATES : Math.min(CANDIDATES, query.limit * 3));
       let embedding: number[] | undefined;
       let nearest: ChunkHit[] = [];
-      if (vectors) {
+      // No documents the asker may use (the lexical side knows in a few ms): nothing to embed the
+      // question for, so a personality without documents never waits for the embedding model.
+      if (vectors && (await lexicalSearch).documents > 0) {
         try {
           embedding = await vectors.embedQuery(asFirstPerson(query.text));
           nearest = await vectors.nearest(scope, embedding, CANDIDATES);

@@ -81,11 +81,13 @@ export function useChatSession(options: ChatSessionOptions) {
             break;
           case 'done':
             ended = true;
+            // The reply arrived but the exchange could not be kept: say so, never silently.
+            if (event.saveFailed) toast.error(event.saveFailed);
             patch(replyId, (m) => ({ ...m, content: event.content, documentReferences: event.documentReferences, streaming: false }));
             break;
           case 'error':
             ended = true;
-            toast.error(event.message);
+            toast.error(event.saveFailed ? `${event.message} ${event.saveFailed}` : event.message);
             patch(replyId, (m) => ({ ...m, content: event.fallback, kind: 'fallback', documentReferences: [], streaming: false }));
             break;
         }
