@@ -56,3 +56,13 @@ export async function requireAdmin(viewer: Viewer | null, checkAdmin: () => Prom
   if (!(await checkAdmin())) throw new AppError('FORBIDDEN', messages.admin.adminOnly);
   return v;
 }
+
+/**
+ * Admin check (cached per request) as route middleware, so it runs before validation: a non-admin
+ * learns nothing from the shape of their request. Attached per route rather than with
+ * router.use('*'), which would also cover other modules mounted under /api/admin.
+ */
+export const adminOnly = createMiddleware<AppEnv>(async (c, next) => {
+  await requireAdmin(c.get('viewer'), c.get('isAdmin'));
+  await next();
+});

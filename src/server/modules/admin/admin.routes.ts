@@ -1,9 +1,8 @@
 // The admin dashboard's governance API under /api/admin. Every route is admin-only, checked on
 // the server (anonymous 401, signed-in non-admin 403) before anything is read or changed.
 import { createRoute, z } from '@hono/zod-openapi';
-import { createMiddleware } from 'hono/factory';
 import { createRouter, errorResponses, jsonBody, jsonResponse } from '../../lib/openapi';
-import { requireAdmin, type AppEnv } from '../../auth/session';
+import { adminOnly, requireAdmin } from '../../auth/session';
 import { errorResponseSchema } from '../../../shared/schemas/common';
 import {
   adminPersonalityListSchema,
@@ -19,16 +18,6 @@ import type { AdminService } from './admin.service';
 const tags = ['admin'];
 const idParams = z.object({ id: z.string() });
 const conflict = { 409: { content: { 'application/json': { schema: errorResponseSchema } }, description: 'Conflicts with the current state' } };
-
-/**
- * Admin check (cached per request), attached to each route so it runs before validation: a
- * non-admin learns nothing from the shape of their request. Per route rather than router.use('*'),
- * which would also cover other modules mounted under /api/admin.
- */
-const adminOnly = createMiddleware<AppEnv>(async (c, next) => {
-  await requireAdmin(c.get('viewer'), c.get('isAdmin'));
-  await next();
-});
 
 const summary = createRoute({
   method: 'get',

@@ -2,9 +2,8 @@
 // signed-in non-admin 403, before anything is read); anyone who may see a personality reports
 // one of its replies at POST /api/personalities/{id}/reports (signed-out visitors too; limited).
 import { createRoute, z } from '@hono/zod-openapi';
-import { createMiddleware } from 'hono/factory';
 import { createRouter, errorResponses, jsonBody, jsonResponse } from '../../lib/openapi';
-import { requireAdmin, type AppEnv } from '../../auth/session';
+import { adminOnly, requireAdmin } from '../../auth/session';
 import { errorResponseSchema } from '../../../shared/schemas/common';
 import { flagListSchema, flagResponseSchema, reportResponseSchema, reportSchema, reviewFlagSchema } from '../../../shared/schemas/moderation';
 import type { ModerationService } from './moderation.service';
@@ -13,10 +12,6 @@ const tags = ['moderation'];
 const idParams = z.object({ id: z.string() });
 const conflict = { 409: { content: { 'application/json': { schema: errorResponseSchema } }, description: 'Already reviewed' } };
 
-const adminOnly = createMiddleware<AppEnv>(async (c, next) => {
-  await requireAdmin(c.get('viewer'), c.get('isAdmin'));
-  await next();
-});
 
 const listFlags = createRoute({
   method: 'get',
