@@ -228,6 +228,20 @@ describe('when it goes wrong', () => {
     expect(api.chatCalls()[1]!.body).toMatchObject({ conversationHistory: [{ role: 'user', content: 'Are you there?' }] });
   });
 
+  it('a reply that could not be saved still shows, and the person is told it was not kept', async () => {
+    const { user, box } = await openChat({
+      chat: (s) => {
+        const events = replyEvents('Here all the same.');
+        events.slice(0, -1).forEach((e) => s.push(e));
+        s.push({ type: 'done', messageId: null, content: 'Here all the same.', documentReferences: [], saveFailed: messages.chat.notSaved });
+        s.end();
+      },
+    });
+    await user.type(box, 'Will you remember this?{Enter}');
+    expect(await screen.findByText(messages.chat.notSaved)).toBeInTheDocument();
+    expect(within(log()).getByText('Here all the same.')).toBeInTheDocument();
+  });
+
   it('a dropped connection also shows the toast and an in-character reply', async () => {
     const { user, box } = await openChat({
       chat: () => {
