@@ -35,7 +35,8 @@ export function createOpenAIModerator(opts: { baseUrl: string; apiKey?: string; 
           method: 'POST',
           headers: { 'content-type': 'application/json', ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}) },
           body: JSON.stringify({ model: opts.model, input: text.slice(0, 32_000) }),
-          signal: AbortSignal.timeout(opts.timeoutMs ?? 5000),
+          // A small budget: past it the offline classifier decides, so a slow provider never holds a reply.
+          signal: AbortSignal.timeout(opts.timeoutMs ?? 1500),
         });
         if (!res.ok) throw new Error(`moderation HTTP ${res.status}`);
         const answer = (await res.json()) as ModerationsAnswer;
