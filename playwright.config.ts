@@ -55,7 +55,10 @@ export default defineConfig({
     // Flows that need the server's initial state (an empty library: no public personality yet)
     // run first, before any other flow can publish one.
     { name: 'fresh-server', testMatch: /empty-library\.spec\.ts$/ },
-    { name: 'chromium', testIgnore: /empty-library\.spec\.ts$/, dependencies: ['fresh-server'] },
+    { name: 'chromium', testIgnore: /(empty-library|sharing-admin)\.spec\.ts$/, dependencies: ['fresh-server'] },
+    // The public catalogue's order is saved against the exact public set: that flow runs after
+    // every other one, alone, so parallel flows publishing personalities never make its save stale.
+    { name: 'public-ordering', testMatch: /sharing-admin\.spec\.ts$/, dependencies: ['chromium'] },
   ],
   webServer: {
     command: 'node --import tsx src/server/main.ts',
