@@ -13,6 +13,9 @@ export default defineConfig({
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,
+    // Scripts stay files, never data: URLs: the CSP allows scripts from 'self' only, and the
+    // recorder's AudioWorklet module is loaded by URL.
+    assetsInlineLimit: (file) => (file.endsWith('.js') ? false : undefined),
     rolldownOptions: {
       output: {
         // React changes less often than our code: its own chunk stays cached across releases. No

@@ -36,13 +36,17 @@ import { isCardUploadPath } from './modules/character-cards/card-upload';
 import { messages } from '../shared/messages';
 import { clientAddressMiddleware } from './security/client-address';
 import { sameOriginWrites } from './security/origin-check';
-import { jsonTextGuard } from './security/json-text-guard';
+import { bodyField, jsonTextGuard } from './security/json-text-guard';
 import { signInGuard } from './security/sign-in-guard';
 import { createModerationService } from './modules/moderation/moderation.service';
 import { contentFlagRoutes, reportRoutes } from './modules/moderation/moderation.routes';
 import { createModerator } from './ai/providers';
 import { forceRevokeOtherSessions } from './security/request-hygiene';
 import { limits } from '../shared/limits';
+import { createSpeechSynthesizers, createSpeechToText } from './ai/providers';
+import { createVoiceService } from './modules/voice/voice.service';
+import { voiceMonitoringRoutes, voicePersonalityRoutes, voiceRoutes } from './modules/voice/voice.routes';
+import { isVoiceUploadPath } from './modules/voice/voice-upload';
 
 export interface AppDeps {
   config: AppConfig;
@@ -75,6 +79,16 @@ export function createApp(deps: AppDeps) {
   // Deleting a personality also removes its stored files (rows cascade in the database).
   const personalities = createPersonalityService(db, [documents.onPersonalityDeleted]);
   const conversations = createConversationsModule({ config, db, clock, logger, secret: deps.authSecret, hasVector: database.hasVector, moderation });
+
+  const voice = createVoiceService({
+    db,
+    clock,
+    logger,
+    stt: createSpeechToText(config),
+    synthesizers: createSpeechSynthesizers(config),
+    dailyCreditLimit: config.voice.dailyCreditLimit,
+    maxRecordingSeconds: config.voice.maxRecordingSeconds,
+  });
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
@@ -116,7 +130,7 @@ export function createApp(deps: AppDeps) {
   const textGuard = jsonTextGuard();
   // File uploads stream through their own, larger limits (documents-upload.ts).
   app.use('/api/*', (c, next) =>
-    isStreamedUploadPath(c.req.method, c.req.path) || isCardUploadPath(c.req.method, c.req.path)
+    isStreamedUploadPath(c.req.method, c.req.path) || isCardUploadPath(c.req.method, c.req.path) || isVoiceUploadPath(c.req.method, c.req.path)
       ? next()
       : jsonBodyLimit(c, async () => {
           await textGuard(c, next);
@@ -144,8 +158,8 @@ export function createApp(deps: AppDeps) {
       windowSeconds: 3600,
       by: 'address',
       alsoBy: async (c) => {
-        const body = (await c.req.raw.clone().json().catch(() => null)) as { email?: unknown } | null;
-        return typeof body?.email === 'string' ? `email:${body.email.trim().toLowerCase().slice(0, 320)}` : undefined;
+        const email = await bodyField(c, 'email');
+        return email ? `email:${email.trim().toLowerCase().slice(0, 320)}` : undefined;
       },
     }),
   );
@@ -164,6 +178,11 @@ export function createApp(deps: AppDeps) {
     const res = await auth.handler(c.req.raw);
     // better-auth answers an unknown auth path with an empty 404; keep the API's JSON error shape.
     if (res.status === 404 && !res.headers.get('content-type')) return c.json(errorBody('NOT_FOUND', 'No such API route'), 404);
+    // Its own 5xx answers (rare: unexpected failures are thrown to onError) never send internals.
+    if (res.status >= 500) {
+      logger.error(`auth request failed: ${c.req.method} ${c.req.path} (${res.status}) ${(await res.text().catch(() => '')).slice(0, 500)}`);
+      return c.json(errorBody('INTERNAL', messages.generic), 500);
+    }
     return res;
   });
 
@@ -183,7 +202,16 @@ export function createApp(deps: AppDeps) {
     .route('/api/personalities', conversations.personalityRoutes)
     .route('/api/conversations', conversations.conversationRoutes)
     .route('/api/admin/system-optimizations', conversations.systemOptimizationRoutes)
-    .route('/api/feedback', feedbackRoutes(db, clock, config.rateLimits.feedbackPerHour));
+    .route('/api/feedback', feedbackRoutes(db, clock, config.rateLimits.feedbackPerHour))
+    .route('/api/voice', voiceRoutes(voice))
+    .route('/api/admin/monitoring', voiceMonitoringRoutes(voice))
+    .route(
+      '/api/personalities',
+      voicePersonalityRoutes(voice, {
+        transcribe: rateLimit(db, clock, { endpoint: 'voice/transcribe', max: config.rateLimits.voicePerMinute, windowSeconds: 60 }),
+        speech: rateLimit(db, clock, { endpoint: 'voice/speech', max: config.rateLimits.speechPerMinute, windowSeconds: 60 }),
+      }),
+    );
 
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Kindred API', version: '1' } });
 

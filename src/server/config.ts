@@ -72,6 +72,22 @@ const envSchema = z.object({
   JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(3),
   JOB_POLL_MS: z.coerce.number().int().min(10).default(1000),
   JOB_RETRY_BASE_MS: z.coerce.number().int().min(0).default(5000),
+  // Voice (issue 12). Speech-to-text on any OpenAI-compatible /audio/transcriptions (base URL ends in /v1).
+  STT_BASE_URL: optionalString,
+  STT_API_KEY: optionalString,
+  STT_MODEL: z.string().default('whisper-1'),
+  TTS_MODEL: z.string().default('tts-1'),
+  ELEVENLABS_MODEL: z.string().default('eleven_flash_v2_5'),
+  /** Embedded speech: auto (use what the machine has) or off. */
+  VOICE_OFFLINE_STT: z.enum(['auto', 'off']).default('auto'),
+  /** Embedded synthesizer for the default voice: auto (festival when installed, else flite), flite, festival, off (browser). */
+  VOICE_OFFLINE_TTS: z.enum(['auto', 'flite', 'festival', 'off']).default('auto'),
+  /** ElevenLabs characters per UTC day, for everyone together. */
+  VOICE_DAILY_CREDIT_LIMIT: z.coerce.number().int().min(0).default(50000),
+  VOICE_MAX_RECORDING_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
+  RATE_LIMIT_VOICE_PER_MINUTE: z.coerce.number().int().positive().default(20),
+  /** Speech is asked for sentence by sentence: one reply is several requests. */
+  RATE_LIMIT_SPEECH_PER_MINUTE: z.coerce.number().int().positive().default(200),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -92,6 +108,17 @@ export interface AppConfig {
   openai: { apiKey?: string; baseUrl?: string };
   elevenlabs: { apiKey?: string; baseUrl?: string };
   azureSpeech: { key?: string; region?: string; endpoint?: string };
+  voice: {
+    sttBaseUrl?: string;
+    sttApiKey?: string;
+    sttModel: string;
+    ttsModel: string;
+    elevenlabsModel: string;
+    offlineStt: 'auto' | 'off';
+    offlineTts: 'auto' | 'flite' | 'festival' | 'off';
+    dailyCreditLimit: number;
+    maxRecordingSeconds: number;
+  };
   logLevel: Env['LOG_LEVEL'];
   rateLimits: {
     authPer15Min: number;
@@ -102,6 +129,8 @@ export interface AppConfig {
     signInFailuresBeforeBackoff: number;
     signInFailuresPerAccount: number;
     eventStreamsPerClient: number;
+    voicePerMinute: number;
+    speechPerMinute: number;
   };
   trustedProxies: string[];
   moderation: { model?: string; threshold: number; severeTypes: string[] };
@@ -157,6 +186,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL },
     elevenlabs: { apiKey: e.ELEVENLABS_API_KEY, baseUrl: e.ELEVENLABS_BASE_URL },
     azureSpeech: { key: e.AZURE_SPEECH_KEY, region: e.AZURE_SPEECH_REGION, endpoint: e.AZURE_SPEECH_ENDPOINT },
+    voice: {
+      sttBaseUrl: e.STT_BASE_URL,
+      sttApiKey: e.STT_API_KEY,
+      sttModel: e.STT_MODEL,
+      ttsModel: e.TTS_MODEL,
+      elevenlabsModel: e.ELEVENLABS_MODEL,
+      offlineStt: e.VOICE_OFFLINE_STT,
+      offlineTts: e.VOICE_OFFLINE_TTS,
+      dailyCreditLimit: e.VOICE_DAILY_CREDIT_LIMIT,
+      maxRecordingSeconds: e.VOICE_MAX_RECORDING_SECONDS,
+    },
     logLevel: e.LOG_LEVEL,
     rateLimits: {
       authPer15Min: e.RATE_LIMIT_AUTH_PER_15MIN,
@@ -167,6 +207,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       signInFailuresBeforeBackoff: e.SIGN_IN_FAILURES_BEFORE_BACKOFF,
       signInFailuresPerAccount: e.SIGN_IN_FAILURES_PER_ACCOUNT,
       eventStreamsPerClient: e.EVENT_STREAMS_PER_CLIENT,
+      voicePerMinute: e.RATE_LIMIT_VOICE_PER_MINUTE,
+      speechPerMinute: e.RATE_LIMIT_SPEECH_PER_MINUTE,
     },
     moderation: {
       model: e.MODERATION_MODEL,

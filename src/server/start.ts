@@ -33,6 +33,8 @@ export interface RunningServer {
   url: string;
   port: number;
   database: DatabaseHandle;
+  /** Every route the app answers (method and path pattern): the authorization matrix walks them all. */
+  routes: ReadonlyArray<{ method: string; path: string }>;
   close(): Promise<void>;
 }
 
@@ -90,6 +92,7 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
       url,
       port,
       database,
+      routes: app.routes.map((r) => ({ method: r.method, path: r.path })),
       close: async () => {
         documents.endStreams();
         await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -92,6 +92,7 @@ test('import a JSON card: preview, create, greeting in chat, answer cited from t
   const log = page.getByRole('log', { name: `Conversation with ${name}` });
   await expect(log.getByText(`Ahoy! I am ${name}, captain of the Gull.`)).toBeVisible();
   await expect(log.getByText(/What would you like to talk about\?/)).toHaveCount(0);
+  await page.getByRole('tab', { name: 'Text Chat' }).click();
   const box = page.getByRole('textbox', { name: `Message to ${name}` });
   await box.fill('Tell me about the storm compass that points toward lightning');
   await box.press('Enter');
@@ -110,6 +111,14 @@ test('import a PNG card (avatar shown), export JSON and PNG, and import both bac
   const avatar = card.getByTestId('personality-avatar');
   await expect(avatar).toBeVisible();
   await expect.poll(() => avatar.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(4);
+
+  // The picture is also shown beside the personality's replies in chat (the greeting here).
+  await card.getByRole('button', { name: `Start Chat with ${name}` }).click();
+  const log = page.getByRole('log', { name: `Conversation with ${name}` });
+  await expect(log.getByText(`Ahoy! I am ${name}, captain of the Gull.`)).toBeVisible();
+  const replyAvatar = log.getByTestId('reply-avatar').first();
+  await expect.poll(() => replyAvatar.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(4);
+  await page.goto('/');
 
   const original = (await listPersonalitiesViaApi(page.request)).find((p) => p.name === name)!;
   const originalCard = (await (await page.request.get(`/api/personalities/${original.id}/export.json`)).json()) as { data: Record<string, unknown> };

@@ -54,6 +54,8 @@ async function openChat(page: Page, name: string) {
   await card(page, name).getByRole('button', { name: `Start Chat with ${name}` }).click();
   await expect(page.getByRole('heading', { name: `Conversation with ${name}` })).toBeVisible();
   await expect(chatLog(page, name).getByText(`Hello! I'm ${name}. What would you like to talk about?`)).toBeVisible();
+  // Self-paced (voice) is the default tab; these flows type.
+  await page.getByRole('tab', { name: 'Text Chat' }).click();
 }
 
 async function newContextPage(browser: Browser, baseURL: string) {
@@ -121,6 +123,7 @@ test('chat about a document: reference and source, preview then send, resume aft
   await test.step('a reload resumes the saved conversation', async () => {
     await expect(page.getByRole('combobox', { name: 'Saved conversations' })).toContainText('What did the Analytical Engine weave');
     await page.reload();
+    await page.getByRole('tab', { name: 'Text Chat' }).click();
     await expect(log.getByText(QUESTION)).toBeVisible();
     await expect(log.getByText(/I first met Charles Babbage in 1833/).first()).toBeVisible();
     await expect(page.getByRole('combobox', { name: 'Saved conversations' })).toContainText('What did the Analytical Engine weave');
@@ -177,6 +180,7 @@ test('an anonymous visitor chats with a public personality, and the conversation
   await expect(log.getByRole('list', { name: 'Document references' })).toContainText(/engine-notes\.txt \(chunk \d+\)/);
 
   await page.reload();
+  await page.getByRole('tab', { name: 'Text Chat' }).click();
   await expect(log.getByText(QUESTION)).toBeVisible();
   await expect(log.getByText(/weaves algebraic patterns/).first()).toBeVisible();
   // The next question carries the restored history and is answered.
@@ -233,6 +237,7 @@ test.describe('with a language model (the loopback fake)', () => {
       await expect(page.getByRole('button', { name: 'Send Message' })).toBeVisible();
       // Saved as stopped: a reload shows it the same way.
       await page.reload();
+    await page.getByRole('tab', { name: 'Text Chat' }).click();
       await expect(log.locator('li[data-sender="personality"]').last()).toHaveAttribute('data-kind', 'stopped');
       await expect(log.locator('li[data-sender="personality"]').last()).toContainText('word0 word1');
     });

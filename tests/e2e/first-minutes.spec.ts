@@ -38,6 +38,9 @@ test.describe('with SMTP_URL set', () => {
   let serverErr = '';
 
   test.beforeAll(async () => {
+    // A hook has its own time limit (the config's 60 s), not the describe's: starting a second
+    // server on a busy machine can take longer.
+    test.setTimeout(180_000);
     smtp = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS', 'AUTH'],

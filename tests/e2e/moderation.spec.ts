@@ -19,6 +19,7 @@ async function newContextPage(browser: Browser, baseURL: string) {
 async function openChat(page: Page, name: string) {
   await page.goto('/');
   await card(page, name).getByRole('button', { name: `Start Chat with ${name}` }).click();
+  await page.getByRole('tab', { name: 'Text Chat' }).click();
   await expect(messageBox(page, name)).toBeVisible();
 }
 

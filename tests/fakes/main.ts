@@ -3,6 +3,7 @@
 // FAKE_CHAT_DELAY_MS. Change behaviour while running: POST /__fake/chat {"mode":"echo"}.
 import { startFakeChat, type FakeChatMode } from './openai-chat-fake';
 import { startFakeOpenAI } from './openai-fake';
+import { startFakeElevenLabs } from './elevenlabs-fake';
 
 const chat = await startFakeChat(
   {
@@ -23,7 +24,15 @@ const openai = await startFakeOpenAI({
 console.log(`fake embeddings: ${openai.url}/embeddings`);
 console.log(`run the app with embeddings: LLM_BASE_URL=${openai.url} EMBEDDING_MODEL=fake-embedding npm run dev`);
 
+console.log(`fake audio (same port): ${openai.url}/audio/transcriptions and ${openai.url}/audio/speech; switch: POST /__fake/audio`);
+console.log(`run the app with voice: OPENAI_BASE_URL=${openai.url} OPENAI_API_KEY=fake`);
+
+// ElevenLabs text-to-speech streaming: FAKE_ELEVENLABS_PORT (default 4012).
+const elevenlabs = await startFakeElevenLabs({ port: Number(process.env.FAKE_ELEVENLABS_PORT ?? 4012) });
+console.log(`fake ElevenLabs: ELEVENLABS_BASE_URL=${elevenlabs.url} ELEVENLABS_API_KEY=fake; switch: POST ${elevenlabs.url}/__fake/elevenlabs {"fail":"quota"}`);
+
 const stop = async () => {
+  await elevenlabs.close();
   await openai.close();
   await chat.close();
   process.exit(0);

@@ -15,6 +15,8 @@ export interface FakeChatSettings {
   reply: string;
   /** Pause before each streamed word (0: as fast as possible). */
   delayMs: number;
+  /** Pause before the first streamed word only (a model's time to first token; default 0). */
+  firstTokenDelayMs?: number;
 }
 
 export interface RecordedChatRequest {
@@ -90,6 +92,8 @@ export function createChatHandler(state: { settings: FakeChatSettings; requests:
     const chunk = (delta: Record<string, unknown>, finish: string | null) =>
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     res.write(chunk({ role: 'assistant', content: '' }, null));
+    const firstTokenDelayMs = state.settings.firstTokenDelayMs ?? 0;
+    if (firstTokenDelayMs > 0) await new Promise((r) => setTimeout(r, firstTokenDelayMs));
     for (const word of text.match(/\s*\S+\s*/g) ?? []) {
       if (record.aborted) return;
       if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));

@@ -8,6 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createChatHandler, DEFAULT_FAKE_REPLY, type FakeChatSettings, type RecordedChatRequest } from './openai-chat-fake';
+import { createAudioHandlers, defaultAudioSettings, type FakeAudioSettings, type RecordedSpeech, type RecordedTranscription } from './openai-audio-fake';
 
 export interface FakeEmbeddingSettings {
   dimensions: number;
@@ -32,12 +33,18 @@ export interface FakeOpenAI {
   settings: FakeEmbeddingSettings;
   chatSettings: FakeChatSettings;
   set(settings: Partial<FakeEmbeddingSettings>): void;
+  /** Audio (openai-audio-fake.ts): POST /v1/audio/transcriptions and /v1/audio/speech. */
+  audioSettings: FakeAudioSettings;
+  transcriptions: RecordedTranscription[];
+  speeches: RecordedSpeech[];
+  setAudio(settings: Partial<FakeAudioSettings>): void;
   close(): Promise<void>;
 }
 
 export interface FakeOpenAIOptions extends Partial<FakeEmbeddingSettings> {
   port?: number;
   chat?: Partial<FakeChatSettings>;
+  audio?: Partial<FakeAudioSettings>;
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -74,6 +81,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const chatRequests: RecordedChatRequest[] = [];
   let released: (() => void)[] = [];
   const handleChat = createChatHandler({ settings: chatSettings, requests: chatRequests, onAbort: () => {} });
+  const audioSettings: FakeAudioSettings = { ...defaultAudioSettings(), ...options.audio };
+  const transcriptions: RecordedTranscription[] = [];
+  const speeches: RecordedSpeech[] = [];
+  const audio = createAudioHandlers({ settings: audioSettings, transcriptions, speeches });
 
   async function handleEmbeddings(req: http.IncomingMessage, res: http.ServerResponse, raw: string) {
     let body: RecordedEmbeddingRequest['body'];
@@ -101,6 +112,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   }
 
   const server = http.createServer((req, res) => {
+    // Multipart is parsed as it streams, before anything else reads the body.
+    if (req.method === 'POST' && (req.url ?? '').split('?')[0] === '/v1/audio/transcriptions') return void audio.transcriptions(req, res);
     const parts: Buffer[] = [];
     req.on('data', (d: Buffer) => parts.push(d));
     req.on('end', () => {
@@ -108,6 +121,16 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       const path = (req.url ?? '').split('?')[0];
       if (req.method === 'POST' && path === '/v1/embeddings') return void handleEmbeddings(req, res, raw);
       if (req.method === 'POST' && path === '/v1/chat/completions') return void handleChat(req, res, raw);
+      if (req.method === 'POST' && path === '/v1/audio/speech') return void audio.speech(req, res, raw);
+      // Switch audio behaviour from outside (browser flows): POST /__fake/audio {"speechFail":"server_error"}.
+      if (req.method === 'POST' && path === '/__fake/audio') {
+        try {
+          Object.assign(audioSettings, JSON.parse(raw || '{}'));
+        } catch {
+          return void res.writeHead(400).end();
+        }
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(audioSettings));
+      }
       if (req.method === 'GET' && path === '/v1/models') {
         return void res
           .writeHead(200, { 'content-type': 'application/json' })
@@ -131,6 +154,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     chatRequests,
     settings,
     chatSettings,
+    audioSettings,
+    transcriptions,
+    speeches,
+    setAudio(next) {
+      Object.assign(audioSettings, next);
+    },
     set(next) {
       Object.assign(settings, next);
       if (!settings.hold) releaseAll();

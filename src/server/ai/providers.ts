@@ -11,6 +11,13 @@ import { composeOfflineReply, wordChunks, type OfflinePassage } from './offline/
 import type { Moderator } from './moderation/moderation-types';
 import { createOfflineModerator } from './moderation/offline-classifier';
 import { createOpenAIModerator } from './moderation/openai-moderation';
+import type { SpeechSynthesizer, SpeechToText } from './speech/speech-types';
+import { createOpenAISpeechToText } from './speech/openai-speech-to-text';
+import { createPocketsphinxSpeechToText, findPocketsphinx } from './speech/pocketsphinx-speech-to-text';
+import { createOpenAITextToSpeech } from './speech/openai-text-to-speech';
+import { createElevenLabsTextToSpeech } from './speech/elevenlabs-text-to-speech';
+import { createFliteTextToSpeech, fliteWasmPath } from './speech/flite-text-to-speech';
+import { createFestivalTextToSpeech, festivalAvailable } from './speech/festival-text-to-speech';
 
 export interface ChatTurn {
   role: 'system' | 'user' | 'assistant';
@@ -65,6 +72,41 @@ export function createModerator(config: Pick<AppConfig, 'moderation' | 'openai' 
     return createOpenAIModerator({ baseUrl, apiKey: config.openai.apiKey ?? config.llm.apiKey, model, threshold });
   }
   return createOfflineModerator({ threshold });
+}
+
+/**
+ * Speech-to-text: an OpenAI-compatible /audio/transcriptions (STT_BASE_URL, else OPENAI_BASE_URL;
+ * or OpenAI itself with just OPENAI_API_KEY), else pocketsphinx when installed, else none.
+ */
+export function createSpeechToText(config: Pick<AppConfig, 'openai' | 'voice'>): SpeechToText | undefined {
+  const baseUrl = config.voice.sttBaseUrl ?? config.openai.baseUrl;
+  const apiKey = config.voice.sttApiKey ?? config.openai.apiKey;
+  if (baseUrl || apiKey) return createOpenAISpeechToText({ baseUrl: baseUrl ?? DEFAULT_LLM_BASE_URL, apiKey, model: config.voice.sttModel });
+  if (config.voice.offlineStt === 'off') return undefined;
+  const cli = findPocketsphinx();
+  return cli ? createPocketsphinxSpeechToText(cli) : undefined;
+}
+
+export interface SpeechSynthesizers {
+  /** The personality's "default" voice: festival when installed, else flite; undefined: the browser speaks. */
+  default?: SpeechSynthesizer;
+  openai?: SpeechSynthesizer;
+  elevenlabs?: SpeechSynthesizer;
+}
+
+export function createSpeechSynthesizers(config: Pick<AppConfig, 'openai' | 'elevenlabs' | 'voice'>): SpeechSynthesizers {
+  const mode = config.voice.offlineTts;
+  const useFestival = (mode === 'auto' || mode === 'festival') && festivalAvailable();
+  const useFlite = !useFestival && (mode === 'auto' || mode === 'flite') && fliteWasmPath() !== undefined;
+  const { baseUrl, apiKey } = config.openai;
+  return {
+    default: useFestival ? createFestivalTextToSpeech() : useFlite ? createFliteTextToSpeech() : undefined,
+    openai: baseUrl || apiKey ? createOpenAITextToSpeech({ baseUrl: baseUrl ?? DEFAULT_LLM_BASE_URL, apiKey, model: config.voice.ttsModel }) : undefined,
+    elevenlabs:
+      config.elevenlabs.apiKey || config.elevenlabs.baseUrl
+        ? createElevenLabsTextToSpeech({ baseUrl: config.elevenlabs.baseUrl, apiKey: config.elevenlabs.apiKey, model: config.voice.elevenlabsModel })
+        : undefined,
+  };
 }
 
 export const offlineResponder: ChatResponder = {

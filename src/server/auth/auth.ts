@@ -67,6 +67,21 @@ export function createAuth(deps: AuthDeps) {
     // Our own limiter (counters in the database) covers sign-up and sign-in.
     rateLimit: { enabled: false },
     hooks: { before: signUpChecks(db) },
+    // An unexpected failure inside the library is thrown to the app's onError (logged once with
+    // its cause, answered with the generic message) instead of an empty 500 and a console print.
+    onAPIError: { throw: true },
+    // The library's own log lines go to the app's log, without the query parameters its database
+    // errors carry (a session token among them): the error's name, message head and cause.
+    logger: {
+      level: 'warn',
+      log: (level, message, ...args) => {
+        const extra = args.map(describeLogged).filter(Boolean).join('; ');
+        const line = `auth: ${message}${extra ? ` (${extra})` : ''}`;
+        if (level === 'error') logger.error(line);
+        else if (level === 'warn') logger.warn(line);
+        else logger.info(line);
+      },
+    },
     advanced: {
       useSecureCookies: deps.secureCookies,
       // better-auth skips the Origin (CSRF) check when NODE_ENV=test; the tests must exercise it too.
@@ -109,4 +124,17 @@ function signUpChecks(db: Database) {
       throw new APIError('UNPROCESSABLE_ENTITY', { code: 'USER_ALREADY_EXISTS', message: messages.auth.alreadyRegistered });
     }
   });
+}
+
+/** An error as a log line: names, first message lines and SQL codes, never a query's parameters. */
+function describeLogged(value: unknown): string {
+  if (!(value instanceof Error)) return typeof value === 'string' ? value.split('\n')[0]!.slice(0, 200) : '';
+  const parts: string[] = [];
+  let e: unknown = value;
+  for (let depth = 0; e instanceof Error && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    parts.push(`${e.name}: ${e.message.split('\n')[0]!.slice(0, 200)}${typeof code === 'string' ? ` [${code}]` : ''}`);
+    e = e.cause;
+  }
+  return parts.join(' <- ');
 }

@@ -11,6 +11,18 @@ export const errorStatus = {
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  // Voice (modules/voice): the client maps each to the spec's message or to a fallback.
+  AUDIO_TOO_LARGE: 413,
+  BAD_AUDIO: 400,
+  NO_SPEECH: 422,
+  VOICE_RATE_LIMITED: 429,
+  VOICE_QUOTA: 402,
+  VOICE_CREDITS_EXHAUSTED: 429,
+  STT_ERROR: 502,
+  STT_UNAVAILABLE: 503,
+  TTS_FALLBACK: 502,
+  TTS_ERROR: 502,
+  TTS_BROWSER: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
@@ -24,6 +36,17 @@ const defaultMessage: Record<ErrorCode, string> = {
   PAYLOAD_TOO_LARGE: messages.errors.tooLarge,
   RATE_LIMITED: messages.errors.rateLimited,
   INTERNAL: messages.generic,
+  AUDIO_TOO_LARGE: messages.voice.audioTooLarge('10+'),
+  BAD_AUDIO: messages.voice.notWav,
+  NO_SPEECH: messages.voice.noSpeech,
+  VOICE_RATE_LIMITED: messages.voice.rateLimited,
+  VOICE_QUOTA: messages.voice.quotaExceeded,
+  VOICE_CREDITS_EXHAUSTED: messages.voice.creditsExhausted,
+  STT_ERROR: messages.voice.sttError('the service failed'),
+  STT_UNAVAILABLE: messages.voice.sttUnavailable,
+  TTS_FALLBACK: messages.voice.ttsFallback,
+  TTS_ERROR: messages.voice.ttsError,
+  TTS_BROWSER: messages.voice.ttsBrowser,
 };
 
 export class AppError extends Error {

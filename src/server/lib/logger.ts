@@ -20,10 +20,32 @@ export function createLogger(level: LogLevel = 'info', sink: (line: string) => v
 }
 
 function formatExtra(extra: unknown): string {
-  if (extra instanceof Error) return `${extra.name}: ${extra.message}${extra.stack ? `\n${extra.stack}` : ''}`;
+  if (extra instanceof Error) return formatError(extra);
   try {
     return JSON.stringify(extra);
   } catch {
     return String(extra);
   }
+}
+
+/**
+ * An error with its causes (a failed query's reason, e.g. "relation ... does not exist", is its
+ * cause). A failed query's parameters are not logged: they can hold user text or tokens.
+ */
+function formatError(err: Error): string {
+  const redact = (text: string) => text.replace(/^params: .*$/gm, 'params: [not logged]');
+  const stack = err.stack ? redact(err.stack) : '';
+  let out = stack.startsWith(`${err.name}: `) ? stack : `${err.name}: ${redact(err.message)}${stack ? `\n${stack}` : ''}`;
+  let cause: unknown = err.cause;
+  for (let depth = 0; cause !== undefined && cause !== null && depth < 4; depth++) {
+    if (cause instanceof Error) {
+      const code = (cause as { code?: unknown }).code;
+      out += `\nCaused by: ${cause.name}: ${redact(cause.message)}${typeof code === 'string' ? ` [${code}]` : ''}`;
+      cause = cause.cause;
+    } else {
+      out += `\nCaused by: ${String(cause).slice(0, 500)}`;
+      break;
+    }
+  }
+  return out;
 }

@@ -2,8 +2,10 @@
 // that holds a NUL character or a lone surrogate in any string (PostgreSQL text refuses both, and
 // the refusal used to surface as a 500 from deep inside a query or the auth library). Answered 400
 // before any route, the auth library's included, sees the body. The body is read from a clone, so
-// the route still reads the original stream.
+// the route still reads the original stream. Form-encoded bodies get the same rule: the auth
+// library accepts them for sign-up and sign-in (`email=a%00b` was a 500 with an empty body).
 import { createMiddleware } from 'hono/factory';
+import type { Context } from 'hono';
 import type { AppEnv } from '../auth/session';
 import { AppError } from '../lib/errors';
 import { messages } from '../../shared/messages';
@@ -25,6 +27,16 @@ export function jsonTextGuard() {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   return createMiddleware<AppEnv>(async (c, next) => {
     const type = c.req.header('content-type') ?? '';
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && isFormEncoded(type) && c.req.raw.body) {
+      let text: string;
+      try {
+        text = decoder.decode(await c.req.raw.clone().arrayBuffer());
+      } catch {
+        throw new AppError('BAD_REQUEST', messages.errors.unstorableText);
+      }
+      const fields = [...new URLSearchParams(text)].flat();
+      if (holdsUnstorableText(fields)) throw new AppError('BAD_REQUEST', messages.errors.unstorableText);
+    }
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && /\bjson\b/i.test(type) && c.req.raw.body) {
       let text: string;
       try {
@@ -44,4 +56,24 @@ export function jsonTextGuard() {
     }
     await next();
   });
+}
+
+function isFormEncoded(contentType: string): boolean {
+  return /^\s*application\/x-www-form-urlencoded\b/i.test(contentType);
+}
+
+/**
+ * One string field of a JSON or form-encoded body (the two the auth library accepts), read from a
+ * clone so the route still reads the body; null when absent or unreadable.
+ */
+export async function bodyField(c: Context, name: string): Promise<string | null> {
+  const type = c.req.header('content-type') ?? '';
+  try {
+    if (isFormEncoded(type)) return new URLSearchParams(await c.req.raw.clone().text()).get(name);
+    const body = (await c.req.raw.clone().json()) as Record<string, unknown> | null;
+    const value = body && typeof body === 'object' ? body[name] : undefined;
+    return typeof value === 'string' ? value : null;
+  } catch {
+    return null;
+  }
 }

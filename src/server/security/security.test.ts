@@ -5,6 +5,15 @@ import { startTestServer, type TestClient, type TestServer } from '../test-suppo
 
 const PASSWORD = 'correct-horse-1';
 
+/**
+ * Time at a thousandth of real speed: a 1 s sign-in back-off lasts ~17 real minutes, so a loaded
+ * machine cannot let it expire between two requests of a test (which would make a 429 a 401).
+ */
+function slowClock() {
+  const start = Date.now();
+  return { now: () => new Date(start + (Date.now() - start) / 1000) };
+}
+
 async function createPersonality(client: TestClient, name = 'Ada'): Promise<string> {
   const res = await client.post('/api/personalities', { name });
   expect(res.status).toBe(201);
@@ -16,6 +25,7 @@ describe('sign-in limits (rows 1 and 2)', () => {
   beforeAll(async () => {
     server = await startTestServer({
       env: { SIGN_IN_FAILURES_BEFORE_BACKOFF: '3', SIGN_IN_FAILURES_PER_ACCOUNT: '6', RATE_LIMIT_AUTH_PER_15MIN: '1000', TRUSTED_PROXIES: '127.0.0.1' },
+      clock: slowClock(),
     });
   });
   afterAll(() => server.close());
@@ -51,7 +61,7 @@ describe('sign-in limits (rows 1 and 2)', () => {
   });
 
   it('believes X-Forwarded-For only from a trusted proxy', async () => {
-    const strict = await startTestServer({ env: { SIGN_IN_FAILURES_BEFORE_BACKOFF: '2', SIGN_IN_FAILURES_PER_ACCOUNT: '1000' } });
+    const strict = await startTestServer({ env: { SIGN_IN_FAILURES_BEFORE_BACKOFF: '2', SIGN_IN_FAILURES_PER_ACCOUNT: '1000' }, clock: slowClock() });
     try {
       const victim = await strict.user();
       // No TRUSTED_PROXIES: each "address" below is the same socket address, so the pair backs off.
@@ -78,6 +88,7 @@ describe('request rules', () => {
         EVENT_STREAMS_PER_CLIENT: '2',
         TRUSTED_PROXIES: '127.0.0.1',
       },
+      clock: slowClock(), // no window boundary falls inside a test
     });
   });
   afterAll(() => server.close());

@@ -17,6 +17,7 @@ import { AppError } from '../lib/errors';
 import { messages } from '../../shared/messages';
 import type { AppEnv } from '../auth/session';
 import { clientAddress } from './client-address';
+import { bodyField } from './json-text-guard';
 
 const WINDOW_MS = 15 * 60_000;
 const MAX_BACKOFF_S = 15 * 60;
@@ -34,12 +35,10 @@ export function backoffSeconds(failures: number, before: number): number {
 }
 
 async function targetEmail(c: Context): Promise<string | null> {
-  try {
-    const body = (await c.req.raw.clone().json()) as { email?: unknown };
-    return typeof body.email === 'string' ? body.email.trim().toLowerCase().slice(0, 320) : null;
-  } catch {
-    return null;
-  }
+  // JSON or form-encoded: the auth library takes both, so the guard reads both (a form-encoded
+  // sign-in once went past it).
+  const email = await bodyField(c, 'email');
+  return email ? email.trim().toLowerCase().slice(0, 320) : null;
 }
 
 function tooMany(c: Context, seconds: number): never {

@@ -44,6 +44,8 @@ export const adminPersonalitySchema = z.object({
   updatedAt: z.string(),
   sharingType: z.enum(SHARING_TYPES),
   displayOrder: z.number().int().nullable(),
+  /** It has an avatar image (a PNG character card's picture), served at /api/personalities/{id}/avatar. */
+  hasAvatar: z.boolean(),
 });
 export type AdminPersonality = z.infer<typeof adminPersonalitySchema>;
 export const adminPersonalityListSchema = z.object({ personalities: z.array(adminPersonalitySchema) });

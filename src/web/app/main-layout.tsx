@@ -1,12 +1,13 @@
 import { Outlet, useLocation } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { MessageSquareHeart } from 'lucide-react';
+import { KeyRound, MessageSquareHeart } from 'lucide-react';
 import { AppHeader } from '../components/layout/app-header';
 import { ErrorBoundary } from '../components/error-fallback';
 import { Button } from '../components/ui/button';
 import { useViewer } from '../features/auth/hooks/use-viewer';
 import { useSignOut } from '../features/auth/api/sign-out';
 import { FeedbackDialog } from '../features/feedback/components/feedback-dialog';
+import { ChangePasswordDialog } from '../features/auth/components/change-password-dialog';
 
 /** Screens under the fixed header ("/" and "/admin"). A render error keeps the header usable. */
 export function MainLayout() {
@@ -28,6 +29,15 @@ export function MainLayout() {
         isLoading={isLoading}
         onSignOut={() => signOut.mutate()}
         signingOut={signOut.isPending}
+        account={
+          <ChangePasswordDialog
+            trigger={
+              <Button variant="ghost" size="sm" aria-label="Change Password" title="Change Password">
+                <KeyRound aria-hidden="true" />
+              </Button>
+            }
+          />
+        }
         feedback={
           <FeedbackDialog
             trigger={

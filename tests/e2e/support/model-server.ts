@@ -41,8 +41,13 @@ async function waitForHealth(url: string, child: ChildProcess, stderr: () => str
   throw new Error(`the model server did not become healthy in ${timeoutMs} ms: ${stderr()}`);
 }
 
-export async function startModelServer(): Promise<ModelServer> {
-  const fake = await startFakeChat({ mode: 'reply' });
+export interface KindredProcess {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The built app on a free port and a fresh data folder, with `env` on top of the defaults. */
+export async function startKindred(env: Record<string, string>): Promise<KindredProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-e2e-model-'));
@@ -61,32 +66,44 @@ export async function startModelServer(): Promise<ModelServer> {
       SMTP_URL: '',
       ADMIN_EMAILS: '',
       LOG_LEVEL: 'warn',
-      LLM_BASE_URL: fake.url,
-      LLM_API_KEY: 'fake-key',
-      LLM_MODEL: 'fake-model',
       RATE_LIMIT_AUTH_PER_15MIN: '100000',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   child.stderr!.on('data', (d) => (err = (err + String(d)).slice(-4000)));
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
   try {
     await waitForHealth(url, child, () => err, 120_000);
   } catch (e) {
-    child.kill('SIGTERM');
+    await stop();
+    throw e;
+  }
+  return { url, close: stop };
+}
+
+export async function startModelServer(): Promise<ModelServer> {
+  const fake = await startFakeChat({ mode: 'reply' });
+  let app: KindredProcess;
+  try {
+    app = await startKindred({ LLM_BASE_URL: fake.url, LLM_API_KEY: 'fake-key', LLM_MODEL: 'fake-model' });
+  } catch (e) {
     await fake.close();
     throw e;
   }
   return {
-    url,
+    url: app.url,
     fake,
     async close() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      }
+      await app.close();
       await fake.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -11,3 +11,4 @@ export * from './questions';
 export * from './jobs';
 export * from './security';
 export * from './moderation';
+export * from './voice';

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient, TestServer } from '../../test-support/test-server';
 import { messages } from '../../../shared/messages';
+import { eq } from 'drizzle-orm';
+import { personalities } from '../../db/schema/personalities';
 import {
   ADMIN_EMAIL,
   createPersonality,
@@ -46,8 +48,20 @@ describe('admin: public personalities', () => {
       updatedAt: expect.any(String),
       sharingType: 'public',
       displayOrder: null,
+      hasAvatar: false,
     });
     expect((await admin.get('/api/admin/summary')).body.publicCount).toBe(4);
+  });
+
+  it('says which personalities have an avatar image (a PNG character card\'s picture)', async () => {
+    await server.database.db.update(personalities).set({ avatarKey: 'x/avatar.png' }).where(eq(personalities.id, ids.Bravo!));
+    try {
+      const res = await admin.get('/api/admin/personalities/public');
+      const byName = Object.fromEntries((res.body.personalities as { name: string; hasAvatar: boolean }[]).map((p) => [p.name, p.hasAvatar]));
+      expect(byName).toEqual({ Alpha: false, Bravo: true, Charlie: false, Delta: false });
+    } finally {
+      await server.database.db.update(personalities).set({ avatarKey: null }).where(eq(personalities.id, ids.Bravo!));
+    }
   });
 
   it('lists the library order: display order (nulls last) then name', async () => {

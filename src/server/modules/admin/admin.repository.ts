@@ -107,6 +107,7 @@ function publicQuery(db: Database) {
       sharingType: effectiveSharingSql,
       isPublic: personalities.isPublic,
       displayOrder: personalities.displayOrder,
+      hasAvatar: sql<boolean>`${personalities.avatarKey} is not null`,
     })
     .from(personalities)
     .leftJoin(user, eq(user.id, personalities.userId));

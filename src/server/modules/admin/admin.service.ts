@@ -42,6 +42,7 @@ function toPersonalityDto(row: repo.AdminPersonalityRow): AdminPersonality {
     updatedAt: row.updatedAt.toISOString(),
     sharingType: effectiveSharingType(row.sharingType, row.isPublic),
     displayOrder: row.displayOrder,
+    hasAvatar: Boolean(row.hasAvatar),
   };
 }
 

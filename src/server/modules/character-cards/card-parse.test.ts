@@ -56,6 +56,16 @@ describe('parseCard', () => {
     expect(parseCard(both)).toMatchObject({ spec: 'chara_card_v3', name: 'New' });
   });
 
+  it('reads a V3 card as JSON, and as a PNG carrying only a "ccv3" chunk, with the same mapping', () => {
+    const v3 = cardObject({ spec: 'chara_card_v3', name: 'Three', description: 'D', first_mes: 'Hi', personality: 'Calm.', entries: [{ keys: ['k'], content: 'Lore.' }] });
+    const fromJson = parseCard(json(v3));
+    expect(fromJson).toMatchObject({ spec: 'chara_card_v3', name: 'Three', description: 'D', greeting: 'Hi', behaviorInstructions: 'Personality:\nCalm.', image: null });
+    expect(lorebookText(fromJson.book)).toBe('Lore.');
+    const fromPng = parseCard(pngCard(v3, 'ccv3'));
+    expect(fromPng).toMatchObject({ spec: 'chara_card_v3', name: 'Three', greeting: 'Hi' });
+    expect(fromPng.image).not.toBeNull();
+  });
+
   it('keeps card text as data, byte for byte (HTML and scripts are not touched here; the UI shows text)', () => {
     const script = '<script>alert(1)</script><img src=x onerror=alert(2)>';
     const card = parseCard(json(cardObject({ name: `Eve ${script}`, description: script, first_mes: script })));

@@ -14,13 +14,15 @@ export interface AppHeaderProps {
   signingOut?: boolean;
   /** The Feedback button with its dialog (composed by the app, since it belongs to a feature). */
   feedback: ReactNode;
+  /** Account controls for a signed-in person (Change Password), shown before Sign Out. */
+  account?: ReactNode;
 }
 
 /** Small screens show icons only; the words stay as the buttons' accessible names. */
 const label = 'sr-only sm:not-sr-only';
 
 /** The fixed header: logo and title, Feedback, Admin (admins only), and Sign Out or Sign In. */
-export function AppHeader({ user, isAdmin, isLoading, onSignOut, signingOut, feedback }: AppHeaderProps) {
+export function AppHeader({ user, isAdmin, isLoading, onSignOut, signingOut, feedback, account }: AppHeaderProps) {
   return (
     <header className="fixed inset-x-0 top-0 z-40 h-16 border-b bg-background/80 backdrop-blur-md supports-[backdrop-filter]:bg-background/70">
       <div className="mx-auto flex h-full max-w-6xl items-center justify-between gap-3 px-4 sm:px-6">
@@ -53,6 +55,7 @@ export function AppHeader({ user, isAdmin, isLoading, onSignOut, signingOut, fee
               >
                 {user.displayName}
               </span>
+              {account}
               <Button variant="outline" size="sm" onClick={onSignOut} disabled={signingOut}>
                 <LogOut aria-hidden="true" />
                 Sign Out

@@ -31,6 +31,15 @@ describe('Manage Personalities tab', () => {
     expect(within(rows[1]!).getByText('Unknown')).toBeInTheDocument();
   });
 
+  it("shows a personality's picture (a PNG character card's) instead of the initial letter", async () => {
+    const pictured = makeAdminPersonality({ name: 'Pictured', hasAvatar: true, updatedAt: '2025-06-01T00:00:00.000Z' });
+    open({ publicPersonalities: [pictured, makeAdminPersonality({ name: 'Plain', updatedAt: '2025-01-01T00:00:00.000Z' })] });
+    const rows = within(await screen.findByRole('list', { name: 'Public personalities' })).getAllByRole('listitem');
+    expect(within(rows[0]!).getByTestId('admin-personality-avatar')).toHaveAttribute('src', `/api/personalities/${pictured.id}/avatar?v=2025-06-01T00%3A00%3A00.000Z`);
+    expect(within(rows[1]!).queryByTestId('admin-personality-avatar')).toBeNull();
+    expect(within(rows[1]!).getByText('P')).toBeInTheDocument();
+  });
+
   it('asks "Revert to Private" with the spec text, then reverts', async () => {
     const p = makeAdminPersonality({ name: 'Marie Curie' });
     const { api, user } = open({ publicPersonalities: [p] });

@@ -1,6 +1,7 @@
 // Manage Personalities: every public personality, most recently updated first, with "Make Private".
 import { GlobeIcon } from 'lucide-react';
 import { messages } from '../../../../shared/messages';
+import { personalityAvatarUrl } from '../../../lib/personality-avatar';
 import { Badge } from '../../../components/ui/badge';
 import { usePublicPersonalities } from '../api/list-public-personalities';
 import { AdminEmpty, AdminListSkeleton, AdminLoadError } from './admin-states';
@@ -31,12 +32,25 @@ export function ManagePersonalitiesTab() {
               className="flex flex-col gap-3 rounded-xl border bg-card p-4 shadow-sm sm:flex-row sm:items-center"
             >
               <div className="flex min-w-0 flex-1 items-start gap-3">
-                <span
-                  aria-hidden
-                  className="flex size-10 shrink-0 items-center justify-center rounded-full bg-gradient-mystical font-display text-lg font-semibold text-mystical-foreground"
-                >
-                  {p.name.trim().charAt(0).toUpperCase() || '?'}
-                </span>
+                {p.hasAvatar ? (
+                  // A PNG character card's picture; the initial letter otherwise.
+                  <img
+                    src={personalityAvatarUrl(p)!}
+                    alt=""
+                    width={40}
+                    height={40}
+                    loading="lazy"
+                    data-testid="admin-personality-avatar"
+                    className="size-10 shrink-0 rounded-full border object-cover"
+                  />
+                ) : (
+                  <span
+                    aria-hidden
+                    className="flex size-10 shrink-0 items-center justify-center rounded-full bg-gradient-mystical font-display text-lg font-semibold text-mystical-foreground"
+                  >
+                    {p.name.trim().charAt(0).toUpperCase() || '?'}
+                  </span>
+                )}
                 <div className="grid min-w-0 gap-1">
                   <div className="flex flex-wrap items-center gap-2">
                     <h3 className="min-w-0 font-medium break-words">{p.name}</h3>

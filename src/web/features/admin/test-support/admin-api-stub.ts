@@ -46,6 +46,7 @@ export function makeAdminPersonality(overrides: Partial<AdminPersonality> = {}):
     updatedAt: '2025-03-01T10:00:00.000Z',
     sharingType: 'public',
     displayOrder: null,
+    hasAvatar: false,
     ...overrides,
   };
 }

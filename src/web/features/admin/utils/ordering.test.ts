@@ -10,6 +10,7 @@ const item = (id: string, order: number): OrderItem => ({
   updatedAt: '2025-01-01T00:00:00.000Z',
   sharingType: 'public',
   displayOrder: null,
+  hasAvatar: false,
   order,
 });
 

@@ -2,11 +2,12 @@
 import { SafeLinks } from '../../../lib/safe-links';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 
-export function AboutCard({ name, description }: { name: string; description: string | null }) {
+export function AboutCard({ name, description, avatarUrl }: { name: string; description: string | null; avatarUrl?: string | null }) {
   return (
     <Card className="gap-3">
-      <CardHeader>
-        <CardTitle className="text-lg break-words">About {name}</CardTitle>
+      <CardHeader className="flex-row items-center gap-3">
+        {avatarUrl && <img src={avatarUrl} alt="" width={48} height={48} data-testid="about-avatar" className="size-12 shrink-0 rounded-full border object-cover" />}
+        <CardTitle className="min-w-0 text-lg break-words">About {name}</CardTitle>
       </CardHeader>
       <CardContent>
         {description ? (

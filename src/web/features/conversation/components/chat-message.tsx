@@ -1,6 +1,7 @@
 // One message in the log. The person's own words are shown as typed (plain text); replies are
 // rendered Markdown (markdown-content.tsx) with the passages they drew on, a note when the
 // offline responder wrote them, and a note when they were stopped part-way.
+import type { ReactNode } from 'react';
 import { messages as texts } from '../../../../shared/messages';
 import { SafeLinks } from '../../../lib/safe-links';
 import { cn } from '../../../lib/cn';
@@ -14,10 +15,14 @@ interface Props {
   personalityName: string;
   /** Shows "Report" on finished replies (not the greeting). */
   personalityId?: string;
+  /** The personality's picture (a PNG card's); the initial letter when absent. */
+  avatarUrl?: string | null;
+  /** An extra action under a finished reply (e.g. replay its voice). */
+  action?: (message: LogMessage) => ReactNode;
   onOpenSource?: (reference: SourceReference) => void;
 }
 
-export function ChatMessage({ message: m, personalityName, personalityId, onOpenSource }: Props) {
+export function ChatMessage({ message: m, personalityName, personalityId, avatarUrl, onOpenSource, action }: Props) {
   if (m.sender === 'user') {
     return (
       <li className="flex justify-end" data-sender="user">
@@ -32,12 +37,16 @@ export function ChatMessage({ message: m, personalityName, personalityId, onOpen
   const waiting = m.streaming && !m.content;
   return (
     <li className="flex items-start gap-2.5" data-sender="personality" data-kind={m.kind}>
-      <span
-        aria-hidden
-        className="mt-0.5 flex size-8 shrink-0 items-center justify-center rounded-full bg-gradient-mystical font-display text-sm font-semibold text-mystical-foreground"
-      >
-        {personalityName.trim().charAt(0).toUpperCase() || '?'}
-      </span>
+      {avatarUrl ? (
+        <img src={avatarUrl} alt="" width={32} height={32} data-testid="reply-avatar" className="mt-0.5 size-8 shrink-0 rounded-full border object-cover" />
+      ) : (
+        <span
+          aria-hidden
+          className="mt-0.5 flex size-8 shrink-0 items-center justify-center rounded-full bg-gradient-mystical font-display text-sm font-semibold text-mystical-foreground"
+        >
+          {personalityName.trim().charAt(0).toUpperCase() || '?'}
+        </span>
+      )}
       <div
         className={cn(
           'grid max-w-[85%] min-w-0 gap-2.5 rounded-2xl rounded-tl-sm border bg-card px-4 py-2.5 text-sm shadow-sm',
@@ -71,8 +80,11 @@ export function ChatMessage({ message: m, personalityName, personalityId, onOpen
           </div>
         )}
         <DocumentReferences references={m.documentReferences} onOpenSource={onOpenSource} />
-        {personalityId && !m.streaming && m.kind !== 'greeting' && m.content.trim() && (
-          <ReportReplyDialog personalityId={personalityId} content={m.content} />
+        {!m.streaming && m.content.trim() && (action || (personalityId && m.kind !== 'greeting')) && (
+          <div className="flex flex-wrap items-center gap-1">
+            {action?.(m)}
+            {personalityId && m.kind !== 'greeting' && <ReportReplyDialog personalityId={personalityId} content={m.content} />}
+          </div>
         )}
       </div>
     </li>

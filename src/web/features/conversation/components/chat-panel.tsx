@@ -1,11 +1,15 @@
 // The open conversation: the log, the starters (until the first question), the message box and
 // the prompt preview. An anonymous visitor's transcript is kept in the tab (sessionStorage) so a
 // reload does not lose it; a signed-in person's is saved by the server as it goes.
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
+import { RotateCcwIcon } from 'lucide-react';
 import { messages as texts } from '../../../../shared/messages';
 import type { PromptPreview } from '../../../../shared/schemas/conversations';
 import { ApiError } from '../../../lib/api-client';
+import { lazyNamed } from '../../../lib/lazy-named';
+import { Button } from '../../../components/ui/button';
+import type { ReplayTarget } from '../../voice/components/self-paced-chat';
 import { usePromptPreview } from '../api/get-prompt-preview';
 import { useChatSession } from '../hooks/use-chat-session';
 import { historyFrom } from '../utils/chat-history';
@@ -17,8 +21,13 @@ import { MessageComposer } from './message-composer';
 import { MessageLog } from './message-log';
 import { PromptPreviewDialog } from './prompt-preview-dialog';
 
+// Voice (recorder, player, their worklet) loads when the Self-paced tab is first shown.
+const SelfPacedChat = lazyNamed(() => import('../../voice/components/self-paced-chat'), 'SelfPacedChat');
+
+export type ChatMode = 'voice' | 'text';
+
 interface Props {
-  personality: { id: string; name: string };
+  personality: { id: string; name: string; avatarUrl?: string | null };
   signedIn: boolean;
   initialMessages: LogMessage[];
   initialConversationId: string | null;
@@ -30,9 +39,26 @@ interface Props {
   onConversationStarted?: (conversationId: string) => void;
   onSettled?: () => void;
   onOpenSource?: (reference: SourceReference) => void;
+  /** Self-paced voice or the message box: the same conversation either way. */
+  mode?: ChatMode;
+  /** "Clear Chat": a new, empty conversation (a saved one stays in the list). */
+  onClearChat?: () => void;
 }
 
-export function ChatPanel({ personality, signedIn, initialMessages, initialConversationId, greeting, starters, offline = false, onConversationStarted, onSettled, onOpenSource }: Props) {
+export function ChatPanel({
+  personality,
+  signedIn,
+  initialMessages,
+  initialConversationId,
+  greeting,
+  starters,
+  offline = false,
+  onConversationStarted,
+  onSettled,
+  onOpenSource,
+  mode = 'text',
+  onClearChat,
+}: Props) {
   const session = useChatSession({
     personalityId: personality.id,
     signedIn,
@@ -45,6 +71,12 @@ export function ChatPanel({ personality, signedIn, initialMessages, initialConve
   const [preview, setPreview] = useState<{ message: string; data: PromptPreview } | null>(null);
   const loadPreview = usePromptPreview();
   const input = useRef<HTMLTextAreaElement>(null);
+  const replay = useRef<((m: ReplayTarget) => void) | null>(null);
+  const [canReplay, setCanReplay] = useState(false);
+  const registerReplay = useCallback((fn: ((m: ReplayTarget) => void) | null) => {
+    replay.current = fn;
+    setCanReplay(fn !== null);
+  }, []);
 
   useEffect(() => {
     if (!signedIn && !session.streaming) chatStorage.saveTranscript(personality.id, session.messages);
@@ -89,10 +121,39 @@ export function ChatPanel({ personality, signedIn, initialMessages, initialConve
         messages={shown}
         personalityName={personality.name}
         personalityId={personality.id}
+        avatarUrl={personality.avatarUrl}
         busy={session.streaming}
         onOpenSource={onOpenSource}
         notice={offline ? `${texts.chat.offlineModeLabel}.` : undefined}
+        replyAction={
+          mode === 'voice' && canReplay
+            ? (m) => (
+                <Button variant="ghost" size="sm" className="h-7 px-2 text-xs" onClick={() => replay.current?.(m)}>
+                  <RotateCcwIcon aria-hidden />
+                  {texts.voice.replay}
+                </Button>
+              )
+            : undefined
+        }
       />
+      {mode === 'voice' ? (
+        <Suspense
+          fallback={
+            <p role="status" className="text-sm text-muted-foreground">
+              Loading voice...
+            </p>
+          }
+        >
+          <SelfPacedChat
+            personality={personality}
+            send={session.send}
+            busy={session.streaming}
+            onClearChat={() => onClearChat?.()}
+            registerReplay={registerReplay}
+          />
+        </Suspense>
+      ) : (
+        <>
       {!asked && <ConversationStarters starters={starters} disabled={session.streaming} onPick={(s) => send(s)} />}
       <MessageComposer
         ref={input}
@@ -105,6 +166,8 @@ export function ChatPanel({ personality, signedIn, initialMessages, initialConve
         streaming={session.streaming}
         previewing={loadPreview.isPending}
       />
+        </>
+      )}
       <PromptPreviewDialog
         preview={preview?.data ?? null}
         onCancel={() => setPreview(null)}

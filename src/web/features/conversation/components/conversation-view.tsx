@@ -1,58 +1,57 @@
 // The conversation screen (spec section 2): a back action, the title, the conversation tabs and,
-// on large screens, the side panel. Tabs are a list so the voice tabs (Open Mic Chat, Self-paced
-// Chat) can join "Text Chat" later, with their own rule for which one opens first.
-import { useEffect, useRef, type ReactNode } from 'react';
-import { ArrowLeftIcon, LoaderCircleIcon, MessageSquareTextIcon } from 'lucide-react';
+// on large screens, the side panel. "Self-paced Chat" (the default) and "Text Chat" show one
+// conversation: a single panel stays mounted under the tabs and only its input changes, so
+// what was said by voice is in the text log and the other way round.
+import { useEffect, useRef, useState } from 'react';
+import { ArrowLeftIcon, LoaderCircleIcon, MessageSquareTextIcon, MicIcon } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { personalityAvatarUrl } from '../../../lib/personality-avatar';
 import { useViewer } from '../../auth/hooks/use-viewer';
 import { AboutCard } from './about-card';
 import type { SourceReference } from './document-references';
 import { KnowledgeBaseCard } from './knowledge-base-card';
 import { SystemOptimizationsCard } from './system-optimizations-card';
+import type { ChatMode } from './chat-panel';
 import { TextChat } from './text-chat';
 
 interface Props {
-  personality: { id: string; name: string; description: string | null };
+  personality: { id: string; name: string; description: string | null; hasAvatar?: boolean; updatedAt?: string };
   onBack: () => void;
   /** Opens the source view of a passage a reply drew on (the route wires the documents feature). */
   onOpenSource?: (reference: SourceReference) => void;
+  /** The tab shown first (spec: Self-paced Chat). */
+  initialMode?: ChatMode;
 }
 
-interface ConversationTab {
-  value: string;
-  label: string;
-  icon: ReactNode;
-  content: ReactNode;
-}
+const tabs: { value: ChatMode; label: string; Icon: typeof MicIcon }[] = [
+  { value: 'voice', label: 'Self-paced Chat', Icon: MicIcon },
+  { value: 'text', label: 'Text Chat', Icon: MessageSquareTextIcon },
+];
 
-export function ConversationView({ personality, onBack, onOpenSource }: Props) {
+export function ConversationView({ personality, onBack, onOpenSource, initialMode = 'voice' }: Props) {
   const heading = useRef<HTMLHeadingElement>(null);
   const viewer = useViewer();
   const viewerId = viewer.user?.id ?? null;
+  // A PNG card's picture, shown beside replies and in "About {name}" (the initial letter otherwise).
+  const avatarUrl = personality.hasAvatar && personality.updatedAt ? personalityAvatarUrl({ id: personality.id, hasAvatar: true, updatedAt: personality.updatedAt }) : null;
 
   // A screen change: move focus to the new title so screen readers announce it.
   useEffect(() => {
     heading.current?.focus();
   }, [personality.id]);
 
-  const tabs: ConversationTab[] = [
-    {
-      value: 'text',
-      label: 'Text Chat',
-      icon: <MessageSquareTextIcon aria-hidden />,
-      // Keyed by viewer: signing in or out mid-chat starts over with that person's conversations.
-      // Not before the viewer is known: an anonymous chat must not start for a signed-in person.
-      content: viewer.isLoading ? (
-        <p role="status" className="flex h-64 items-center justify-center gap-2 text-sm text-muted-foreground">
-          <LoaderCircleIcon className="size-4 animate-spin" aria-hidden />
-          Loading...
-        </p>
-      ) : (
-        <TextChat key={viewerId ?? 'anonymous'} personality={personality} viewerId={viewerId} onOpenSource={onOpenSource} />
-      ),
-    },
-  ];
+  const [mode, setMode] = useState<ChatMode>(initialMode);
+  const conversation = viewer.isLoading ? (
+    <p role="status" className="flex h-64 items-center justify-center gap-2 text-sm text-muted-foreground">
+      <LoaderCircleIcon className="size-4 animate-spin" aria-hidden />
+      Loading...
+    </p>
+  ) : (
+    // Keyed by viewer: signing in or out mid-chat starts over with that person's conversations.
+    // Not before the viewer is known: an anonymous chat must not start for a signed-in person.
+    <TextChat key={viewerId ?? 'anonymous'} personality={{ ...personality, avatarUrl }} viewerId={viewerId} onOpenSource={onOpenSource} mode={mode} />
+  );
 
   return (
     <section aria-labelledby="conversation-title" className="animate-fade-in grid gap-6">
@@ -72,26 +71,25 @@ export function ConversationView({ personality, onBack, onOpenSource }: Props) {
       </div>
 
       <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
-        <Tabs defaultValue={tabs[0]!.value} className="min-w-0">
+        <Tabs value={mode} onValueChange={(v) => setMode(v as ChatMode)} className="min-w-0">
           <TabsList aria-label="Conversation mode">
-            {tabs.map((t) => (
-              <TabsTrigger key={t.value} value={t.value}>
-                {t.icon}
-                {t.label}
+            {tabs.map(({ value, label, Icon }) => (
+              <TabsTrigger key={value} value={value}>
+                <Icon aria-hidden />
+                {label}
               </TabsTrigger>
             ))}
           </TabsList>
-          {tabs.map((t) => (
-            <TabsContent key={t.value} value={t.value} className="rounded-xl border bg-card p-3 shadow-sm sm:p-5">
-              {t.content}
-            </TabsContent>
-          ))}
+          {/* One content element whose value follows the tab: its children (the conversation) stay mounted. */}
+          <TabsContent key="conversation" value={mode} className="rounded-xl border bg-card p-3 shadow-sm sm:p-5">
+            {conversation}
+          </TabsContent>
         </Tabs>
 
         {/* Large screens only (spec): on a phone the chat gets the whole width. */}
         <aside aria-label="Conversation details" className="hidden gap-4 lg:grid">
           {viewer.isAdmin && <SystemOptimizationsCard />}
-          <AboutCard name={personality.name} description={personality.description} />
+          <AboutCard name={personality.name} description={personality.description} avatarUrl={avatarUrl} />
           <KnowledgeBaseCard personalityId={personality.id} viewerId={viewerId} />
         </aside>
       </div>

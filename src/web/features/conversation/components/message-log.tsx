@@ -1,7 +1,7 @@
 // The conversation log. It follows new words while the reader is at the bottom, and leaves them
 // alone when they have scrolled up to reread. aria-busy while a reply streams in, so a screen
 // reader announces the finished reply once instead of every word.
-import { useLayoutEffect, useRef } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { LogMessage } from '../utils/log-message';
 import { ChatMessage } from './chat-message';
 import type { SourceReference } from './document-references';
@@ -11,16 +11,20 @@ interface Props {
   personalityName: string;
   /** Enables "Report" on replies. */
   personalityId?: string;
+  /** The personality's picture beside its replies (the initial letter when absent). */
+  avatarUrl?: string | null;
   busy: boolean;
   /** A line about the whole conversation, shown above the first message. */
   notice?: string;
   onOpenSource?: (reference: SourceReference) => void;
+  /** An action under each finished reply (Self-paced Chat: replay its voice). */
+  replyAction?: (message: LogMessage) => ReactNode;
 }
 
 // Within this many pixels of the bottom counts as "at the bottom".
 const STICK_PX = 48;
 
-export function MessageLog({ messages, personalityName, personalityId, busy, notice, onOpenSource }: Props) {
+export function MessageLog({ messages, personalityName, personalityId, avatarUrl, busy, notice, onOpenSource, replyAction }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
 
@@ -49,7 +53,7 @@ export function MessageLog({ messages, personalityName, personalityId, busy, not
       )}
       <ol className="grid grid-cols-[minmax(0,1fr)] gap-4" aria-label="Messages">
         {messages.map((m) => (
-          <ChatMessage key={m.id} message={m} personalityName={personalityName} personalityId={personalityId} onOpenSource={onOpenSource} />
+          <ChatMessage key={m.id} message={m} personalityName={personalityName} personalityId={personalityId} avatarUrl={avatarUrl} onOpenSource={onOpenSource} action={replyAction} />
         ))}
       </ol>
     </div>

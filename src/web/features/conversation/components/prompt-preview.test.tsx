@@ -13,7 +13,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 async function openChat(options: ConversationStubOptions = {}) {
   const api = stubConversationApi(options);
-  renderApp(<ConversationView personality={personality} onBack={() => {}} />);
+  renderApp(<ConversationView personality={personality} initialMode="text" onBack={() => {}} />);
   const user = userEvent.setup();
   const box = await screen.findByRole('textbox', { name: 'Message to Ada Lovelace' });
   await screen.findByText(GREETING);

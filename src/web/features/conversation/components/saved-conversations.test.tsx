@@ -22,7 +22,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 function render(options: ConversationStubOptions = {}) {
   const api = stubConversationApi(options);
-  const view = renderApp(<ConversationView personality={personality} onBack={() => {}} />);
+  const view = renderApp(<ConversationView personality={personality} initialMode="text" onBack={() => {}} />);
   return { api, view, user: userEvent.setup() };
 }
 

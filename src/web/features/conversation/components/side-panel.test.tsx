@@ -11,7 +11,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 async function render(options: ConversationStubOptions) {
   const api = stubConversationApi(options);
-  renderApp(<ConversationView personality={personality} onBack={() => {}} />);
+  renderApp(<ConversationView personality={personality} initialMode="text" onBack={() => {}} />);
   await waitFor(() => expect(api.callsTo('GET', '/api/me')).toHaveLength(1));
   return { api, panel: within(await screen.findByRole('complementary', { name: 'Conversation details' })) };
 }

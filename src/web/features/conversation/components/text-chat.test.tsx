@@ -24,7 +24,7 @@ afterEach(() => vi.unstubAllGlobals());
 async function openChat(options: ConversationStubOptions = {}) {
   const api = stubConversationApi(options);
   const onOpenSource = vi.fn();
-  const view = renderApp(<ConversationView personality={personality} onBack={() => {}} onOpenSource={onOpenSource} />);
+  const view = renderApp(<ConversationView personality={personality} initialMode="text" onBack={() => {}} onOpenSource={onOpenSource} />);
   const user = userEvent.setup();
   const box = await screen.findByRole('textbox', { name: 'Message to Ada Lovelace' });
   await screen.findByText(GREETING);

@@ -9,18 +9,20 @@ import { useListConversations } from '../api/list-conversations';
 import { conversationKeys } from '../api/conversation-keys';
 import { chatStorage } from '../utils/chat-storage';
 import type { LogMessage } from '../utils/log-message';
-import { ChatPanel } from './chat-panel';
+import { ChatPanel, type ChatMode } from './chat-panel';
 import { ConversationBar } from './conversation-bar';
 import type { SourceReference } from './document-references';
 import { SavedChatLoader } from './saved-chat-loader';
 
 interface Props {
-  personality: { id: string; name: string };
+  personality: { id: string; name: string; avatarUrl?: string | null };
   viewerId: string | null;
   onOpenSource?: (reference: SourceReference) => void;
+  /** Which tab shows the conversation: Self-paced voice or Text Chat (one conversation). */
+  mode?: ChatMode;
 }
 
-export function TextChat({ personality, viewerId, onOpenSource }: Props) {
+export function TextChat({ personality, viewerId, onOpenSource, mode = 'text' }: Props) {
   const personalityId = personality.id;
   const signedIn = viewerId !== null;
   const queryClient = useQueryClient();
@@ -71,6 +73,8 @@ export function TextChat({ personality, viewerId, onOpenSource }: Props) {
       onConversationStarted={remember}
       onSettled={refreshAfterExchange}
       onOpenSource={onOpenSource}
+      mode={mode}
+      onClearChat={openNew}
     />
   );
 

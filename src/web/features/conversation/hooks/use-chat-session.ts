@@ -27,6 +27,8 @@ export interface ChatSessionOptions {
 export interface SendOptions {
   /** From the prompt preview: the server sends exactly the previewed prompt. */
   previewId?: string;
+  /** The reply as it grows (voice speaks it sentence by sentence); `final` once it is complete. */
+  onReply?: (reply: { id: string; text: string; final: boolean }) => void;
 }
 
 const clientFallback = () => texts.chat.fallbackReplies[Math.floor(Math.random() * texts.chat.fallbackReplies.length)]!;
@@ -51,7 +53,7 @@ export function useChatSession(options: ChatSessionOptions) {
 
   /** Sends `text` (trimmed; blank is ignored). Resolves false when the server refused it. */
   const send = useCallback(
-    async (text: string, { previewId }: SendOptions = {}): Promise<boolean> => {
+    async (text: string, { previewId, onReply }: SendOptions = {}): Promise<boolean> => {
       const message = text.trim();
       if (!message || abortRef.current) return false;
       const { options: opts, messages: before, conversationId: current } = latest.current;
@@ -66,6 +68,7 @@ export function useChatSession(options: ChatSessionOptions) {
 
       let ended = false;
       let refused = false;
+      let replyText = '';
       const onEvent = (event: ChatStreamEvent) => {
         switch (event.type) {
           case 'start':
@@ -77,18 +80,22 @@ export function useChatSession(options: ChatSessionOptions) {
             patch(replyId, (m) => ({ ...m, documentReferences: event.documentReferences, offline: event.mode === 'offline' }));
             break;
           case 'delta':
+            replyText += event.text;
             patch(replyId, (m) => ({ ...m, content: m.content + event.text }));
+            onReply?.({ id: replyId, text: replyText, final: false });
             break;
           case 'done':
             ended = true;
             // The reply arrived but the exchange could not be kept: say so, never silently.
             if (event.saveFailed) toast.error(event.saveFailed);
             patch(replyId, (m) => ({ ...m, content: event.content, documentReferences: event.documentReferences, streaming: false }));
+            onReply?.({ id: replyId, text: event.content, final: true });
             break;
           case 'error':
             ended = true;
             toast.error(event.saveFailed ? `${event.message} ${event.saveFailed}` : event.message);
             patch(replyId, (m) => ({ ...m, content: event.fallback, kind: 'fallback', documentReferences: [], streaming: false }));
+            onReply?.({ id: replyId, text: event.fallback, final: true });
             break;
         }
       };
@@ -115,7 +122,9 @@ export function useChatSession(options: ChatSessionOptions) {
             setMessages((all) => all.filter((m) => m.id !== question.id && m.id !== replyId));
           } else {
             toast.error(texts.chat.aiFailed);
-            patch(replyId, (m) => ({ ...m, content: clientFallback(), kind: 'fallback', documentReferences: [], streaming: false }));
+            const fallback = clientFallback();
+            patch(replyId, (m) => ({ ...m, content: fallback, kind: 'fallback', documentReferences: [], streaming: false }));
+            onReply?.({ id: replyId, text: fallback, final: true });
           }
         }
       } finally {

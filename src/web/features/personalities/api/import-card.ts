@@ -7,6 +7,7 @@ import { CARD_FILE_FIELD } from '../../../../shared/character-card-fields';
 import type { CardPreview } from '../../../../shared/schemas/character-card';
 import type { Personality } from '../../../../shared/schemas/personality';
 import { personalityKeys } from './personality-keys';
+import { personalityAvatarUrl } from '../../../lib/personality-avatar';
 
 function post(path: string, file: File) {
   const form = new FormData();
@@ -40,5 +41,5 @@ export function useImportCard() {
 export const cardUrls = {
   json: (id: string) => `/api/personalities/${encodeURIComponent(id)}/export.json`,
   png: (id: string) => `/api/personalities/${encodeURIComponent(id)}/export.png`,
-  avatar: (id: string, version: string) => `/api/personalities/${encodeURIComponent(id)}/avatar?v=${encodeURIComponent(version)}`,
+  avatar: (id: string, version: string) => personalityAvatarUrl({ id, hasAvatar: true, updatedAt: version })!,
 };

@@ -23,7 +23,8 @@ async function openImport() {
   const user = userEvent.setup();
   renderWithApp(dashboard);
   await user.click(await screen.findByRole('button', { name: 'Import' }));
-  const dialog = await screen.findByRole('dialog', { name: 'Import a character card' });
+  // The dialog is a lazy chunk: on a busy machine its first load can take more than a second.
+  const dialog = await screen.findByRole('dialog', { name: 'Import a character card' }, { timeout: 10_000 });
   return { user, dialog };
 }
 
@@ -91,7 +92,7 @@ describe('export a character card', () => {
     const pictured = await screen.findByRole('article', { name: 'Pictured' });
     expect(within(pictured).getByTestId('personality-avatar')).toHaveAttribute('src', expect.stringMatching(/^\/api\/personalities\/p-img\/avatar\?v=/));
     await user.click(within(pictured).getByRole('button', { name: 'Export Pictured as a character card' }));
-    let dialog = await screen.findByRole('dialog', { name: 'Export Pictured' });
+    let dialog = await screen.findByRole('dialog', { name: 'Export Pictured' }, { timeout: 10_000 });
     expect(within(dialog).getByRole('link', { name: 'Export card (JSON)' })).toHaveAttribute('href', '/api/personalities/p-img/export.json');
     expect(within(dialog).getByRole('link', { name: 'Export card (PNG)' })).toHaveAttribute('href', '/api/personalities/p-img/export.png');
     expect(dialog).toHaveTextContent('Documents other than the imported lorebook are not exported.');
@@ -101,7 +102,7 @@ describe('export a character card', () => {
     const plainCard = screen.getByRole('article', { name: 'Plain' });
     expect(within(plainCard).queryByTestId('personality-avatar')).toBeNull();
     await user.click(within(plainCard).getByRole('button', { name: 'Export Plain as a character card' }));
-    dialog = await screen.findByRole('dialog', { name: 'Export Plain' });
+    dialog = await screen.findByRole('dialog', { name: 'Export Plain' }, { timeout: 10_000 });
     expect(within(dialog).getByRole('link', { name: 'Export card (JSON)' })).toBeInTheDocument();
     expect(within(dialog).queryByRole('link', { name: 'Export card (PNG)' })).toBeNull();
   });

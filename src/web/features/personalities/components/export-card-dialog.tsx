@@ -1,25 +1,23 @@
-// The owner's "Export card" action: download the personality as a Character Card V2 JSON file,
+// The owner's "Export card" dialog: download the personality as a Character Card V2 JSON file,
 // or as a PNG card when it has an image, with the note that other documents stay behind.
-import { DownloadIcon, FileDownIcon } from 'lucide-react';
+// Loaded lazily (React.lazy in personality-card.tsx) the first time an owner opens it; the
+// trigger button stays in the card.
+import { DownloadIcon } from 'lucide-react';
 import { messages } from '../../../../shared/messages';
 import type { Personality } from '../../../../shared/schemas/personality';
 import { Button } from '../../../components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '../../../components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog';
 import { cardUrls } from '../api/import-card';
 
 interface Props {
   personality: Personality;
-  triggerClassName?: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
 }
 
-export function ExportCardDialog({ personality: p, triggerClassName }: Props) {
+export default function ExportCardDialog({ personality: p, open, onOpenChange }: Props) {
   return (
-    <Dialog>
-      <DialogTrigger asChild>
-        <Button variant="ghost" size="icon" className={triggerClassName} aria-label={`Export ${p.name} as a character card`} title="Export card">
-          <FileDownIcon aria-hidden />
-        </Button>
-      </DialogTrigger>
+    <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="sm:max-w-md">
         <DialogHeader>
           <DialogTitle className="break-words">Export {p.name}</DialogTitle>

@@ -121,6 +121,22 @@ describe('personality card', () => {
     expect(screen.queryByRole('form', { name: /^Edit/ })).toBeNull();
   });
 
+  it('edits the greeting inline (an imported card\'s first message)', async () => {
+    const p = makePersonality({ name: 'Mirella', greeting: 'Ahoy!' });
+    const { api, user } = renderLibrary(ada, [p]);
+    await user.click(within(await card('Mirella')).getByRole('button', { name: 'Edit Mirella' }));
+    const form = screen.getByRole('form', { name: 'Edit Mirella' });
+    const greeting = within(form).getByLabelText('Greeting');
+    expect(greeting).toHaveValue('Ahoy!');
+    await user.clear(greeting);
+    await user.type(greeting, 'Welcome aboard the Gull.');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Personality updated successfully')).toBeInTheDocument();
+    const patches = api.calls.filter((c) => c.method === 'PATCH');
+    expect(patches).toHaveLength(1);
+    expect(patches[0].body).toMatchObject({ name: 'Mirella', greeting: 'Welcome aboard the Gull.' });
+  });
+
   it('edit shows the openai voice and phonetic setting the personality has', async () => {
     const p = makePersonality({
       name: 'Coach',

@@ -1,8 +1,8 @@
 // One personality in the grid: name, badges, description with safe links, and the actions the
 // viewer may take. Owner actions (edit, delete) appear on hover, on keyboard focus, and always
 // on touch screens, which cannot hover.
-import { useRef, useState, type ReactNode } from 'react';
-import { EyeIcon, FileTextIcon, MessageCircleIcon, PencilIcon } from 'lucide-react';
+import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
+import { EyeIcon, FileDownIcon, FileTextIcon, MessageCircleIcon, PencilIcon } from 'lucide-react';
 import { messages } from '../../../../shared/messages';
 import type { Personality } from '../../../../shared/schemas/personality';
 import { SafeLinks } from '../../../lib/safe-links';
@@ -13,7 +13,6 @@ import { isCreatedByAnother } from '../utils/personality-labels';
 import { PersonalityBadges } from './personality-badges';
 import { PersonalityEditForm } from './personality-edit-form';
 import { DeletePersonalityDialog } from './delete-personality-dialog';
-import { ExportCardDialog } from './export-card-dialog';
 import { cardUrls } from '../api/import-card';
 
 interface Props {
@@ -25,11 +24,15 @@ interface Props {
   renderShareAction?: (personality: Personality) => ReactNode;
 }
 
+// The export dialog is fetched the first time an owner opens it, not with the first page.
+const ExportCardDialog = lazy(() => import('./export-card-dialog'));
+
 const ownerActionClass =
   'size-8 text-muted-foreground hover:text-foreground opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100 focus-visible:opacity-100 [@media(hover:none)]:opacity-100';
 
 export function PersonalityCard({ personality: p, signedIn, onStartChat, onOpenDocuments, renderShareAction }: Props) {
   const [editing, setEditing] = useState(false);
+  const [exporting, setExporting] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   const titleId = `personality-${p.id}-name`;
 
@@ -91,7 +94,22 @@ export function PersonalityCard({ personality: p, signedIn, onStartChat, onOpenD
                   >
                     <PencilIcon aria-hidden />
                   </Button>
-                  <ExportCardDialog personality={p} triggerClassName={ownerActionClass} />
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    className={ownerActionClass}
+                    aria-label={`Export ${p.name} as a character card`}
+                    aria-haspopup="dialog"
+                    title="Export card"
+                    onClick={() => setExporting(true)}
+                  >
+                    <FileDownIcon aria-hidden />
+                  </Button>
+                  {exporting && (
+                    <Suspense fallback={null}>
+                      <ExportCardDialog personality={p} open={exporting} onOpenChange={setExporting} />
+                    </Suspense>
+                  )}
                   <DeletePersonalityDialog personality={p} triggerClassName={ownerActionClass} />
                 </div>
               )}

@@ -1,0 +1,77 @@
+// Approximate offline speech-to-text with pocketsphinx, when the machine has it (Debian 12:
+// `pocketsphinx` + `pocketsphinx-en-us`, whose CLI is pocketsphinx_continuous; pocketsphinx 5.x's
+// `pocketsphinx single FILE` prints JSON and is used when that is what is installed). The WAV is
+// written under a random name in a private scratch folder: nothing from the client names a path.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { SpeechProviderError, type SpeechToText } from './speech-types';
+
+const CONTINUOUS = '/usr/bin/pocketsphinx_continuous';
+const V5_CANDIDATES = ['/usr/bin/pocketsphinx', '/usr/local/bin/pocketsphinx'];
+const MODEL_DIR = '/usr/share/pocketsphinx/model/en-us';
+
+type Cli = { kind: 'continuous'; bin: string } | { kind: 'v5'; bin: string };
+
+export function findPocketsphinx(): Cli | undefined {
+  if (fs.existsSync(CONTINUOUS) && fs.existsSync(path.join(MODEL_DIR, 'en-us'))) return { kind: 'continuous', bin: CONTINUOUS };
+  const v5 = V5_CANDIDATES.find((p) => fs.existsSync(p));
+  return v5 ? { kind: 'v5', bin: v5 } : undefined;
+}
+
+function run(bin: string, args: string[], timeoutMs: number, signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(bin, args, { timeout: timeoutMs, maxBuffer: 1024 * 1024, signal }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+  });
+}
+
+/** At most this many recognisers at once (each loads the model: ~1-3 s of CPU). */
+const MAX_PARALLEL = 2;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function withSlot<T>(fn: () => Promise<T>): Promise<T> {
+  if (running >= MAX_PARALLEL) await new Promise<void>((r) => waiting.push(r));
+  running++;
+  try {
+    return await fn();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
+export function createPocketsphinxSpeechToText(cli: Cli): SpeechToText {
+  return {
+    engine: 'pocketsphinx',
+    approximate: true,
+    transcribe: (wav, signal) =>
+      withSlot(async () => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-stt-'));
+        const file = path.join(dir, 'speech.wav');
+        try {
+          fs.writeFileSync(file, wav);
+          if (cli.kind === 'continuous') {
+            const out = await run(cli.bin, ['-infile', file, '-logfn', '/dev/null'], 60_000, signal);
+            return out
+              .split('\n')
+              .map((l) => l.trim())
+              .filter(Boolean)
+              .join(' ')
+              .trim();
+          }
+          const out = await run(cli.bin, ['single', file], 60_000, signal);
+          const texts = out
+            .split('\n')
+            .filter((l) => l.trim().startsWith('{'))
+            .map((l) => (JSON.parse(l) as { t?: string }).t ?? '');
+          return texts.join(' ').trim();
+        } catch (err) {
+          throw new SpeechProviderError('failed', `offline recognition failed: ${err instanceof Error ? err.message.slice(0, 200) : String(err)}`);
+        } finally {
+          fs.rmSync(dir, { recursive: true, force: true });
+        }
+      }),
+  };
+}

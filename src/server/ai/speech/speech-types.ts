@@ -1,0 +1,76 @@
+// What the voice module needs from a speech provider, whichever one providers.ts chose.
+
+export interface SpeechToText {
+  readonly engine: 'openai' | 'pocketsphinx';
+  /** Offline recognition is approximate (the UI labels it). */
+  readonly approximate: boolean;
+  /** The words in a 16-bit PCM WAV ('' when nothing was recognised). Throws SpeechProviderError. */
+  transcribe(wav: Uint8Array, signal?: AbortSignal): Promise<string>;
+}
+
+export type SynthProvider = 'embedded' | 'festival' | 'openai' | 'elevenlabs';
+
+export interface SynthesizedAudio {
+  mime: string;
+  /** The audio as it arrives (the upstream status is already known to be a success). */
+  stream: ReadableStream<Uint8Array>;
+}
+
+export interface SpeechSynthesizer {
+  readonly provider: SynthProvider;
+  /** Resolves once the provider has accepted the request; throws SpeechProviderError otherwise. */
+  synthesize(text: string, voice: string, signal?: AbortSignal): Promise<SynthesizedAudio>;
+}
+
+export type SpeechFailureKind = 'rate_limit' | 'quota' | 'failed';
+
+/** A provider's refusal or failure, reduced to what the client can act on. */
+export class SpeechProviderError extends Error {
+  constructor(
+    readonly kind: SpeechFailureKind,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'SpeechProviderError';
+  }
+}
+
+/** Reads an OpenAI-style error body ({ error: { message, type, code } }) into a SpeechProviderError. */
+export async function openAIError(res: Response, what: string): Promise<SpeechProviderError> {
+  const raw = await res.text().catch(() => '');
+  let message = '';
+  let code = '';
+  try {
+    const body = JSON.parse(raw) as { error?: { message?: string; type?: string; code?: string } | string };
+    if (typeof body.error === 'string') message = body.error;
+    else if (body.error) {
+      message = body.error.message ?? '';
+      code = `${body.error.code ?? ''} ${body.error.type ?? ''}`;
+    }
+  } catch {
+    message = raw.slice(0, 200);
+  }
+  message = message.trim().slice(0, 300) || `${what} failed (HTTP ${res.status})`;
+  if (/insufficient_quota|quota/i.test(code) || /exceeded your current quota/i.test(message)) {
+    return new SpeechProviderError('quota', message, res.status);
+  }
+  if (res.status === 429 || /rate limit exceeded/i.test(message)) return new SpeechProviderError('rate_limit', message, res.status);
+  return new SpeechProviderError('failed', message, res.status);
+}
+
+/** A network failure (refused, reset, timed out) as a provider failure. */
+export function networkError(err: unknown, what: string): SpeechProviderError {
+  if (err instanceof SpeechProviderError) return err;
+  const reason = err instanceof Error ? (err.name === 'TimeoutError' ? 'timed out' : err.message) : String(err);
+  return new SpeechProviderError('failed', `${what} could not be reached (${reason})`);
+}
+
+export function bytesStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}

@@ -1,0 +1,117 @@
+// Voice API: capabilities (anyone), transcribe and speech on a personality (whoever may see it,
+// anonymous visitors included for public ones; rate limited per user or per address), and the
+// admin monitoring figures (voice credits today, recent rate-limit windows).
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../../auth/session';
+import { adminOnly } from '../../auth/session';
+import { AppError } from '../../lib/errors';
+import { createRouter, errorResponses, jsonResponse } from '../../lib/openapi';
+import { messages } from '../../../shared/messages';
+import type { VoiceService } from './voice.service';
+import { SPEECH_TEXT_MAX } from './voice.service';
+import { readAudioBody } from './voice-upload';
+
+const capabilitiesSchema = z.object({
+  stt: z.object({
+    available: z.boolean(),
+    engine: z.enum(['openai', 'pocketsphinx']).nullable(),
+    approximate: z.boolean(),
+    howToConfigure: z.string().optional(),
+  }),
+  tts: z.object({ default: z.enum(['embedded', 'festival', 'browser']), openai: z.boolean(), elevenlabs: z.boolean() }),
+  limits: z.object({ maxRecordingSeconds: z.number(), maxAudioBytes: z.number() }),
+});
+const usageSchema = z.object({ date: z.string(), charactersUsed: z.number(), dailyLimit: z.number() });
+const rateLimitRowsSchema = z.object({
+  rows: z.array(
+    z.object({ endpoint: z.string(), requestCount: z.number(), windowStart: z.string(), userId: z.string().nullable(), ipAddress: z.string().nullable() }),
+  ),
+});
+const speechBodySchema = z.object({ text: z.string().min(1, messages.voice.nothingToSpeak).max(SPEECH_TEXT_MAX * 2) }).strict();
+
+const capabilities = createRoute({
+  method: 'get',
+  path: '/capabilities',
+  tags: ['voice'],
+  summary: 'What speech this server can do (recognition engine, voices, limits)',
+  responses: { 200: jsonResponse(capabilitiesSchema, 'Capabilities') },
+});
+const usage = createRoute({
+  method: 'get',
+  path: '/voice-usage',
+  tags: ['admin'],
+  middleware: [adminOnly] as const,
+  summary: "Today's ElevenLabs characters (UTC) against the daily limit",
+  responses: { 200: jsonResponse(usageSchema, 'Usage'), ...errorResponses },
+});
+const rateLimits = createRoute({
+  method: 'get',
+  path: '/rate-limits',
+  tags: ['admin'],
+  middleware: [adminOnly] as const,
+  summary: 'Rate-limit windows of the last 24 hours, newest first, at most 20',
+  responses: { 200: jsonResponse(rateLimitRowsSchema, 'Rows'), ...errorResponses },
+});
+
+export function voiceRoutes(service: VoiceService) {
+  return createRouter().openapi(capabilities, (c) => c.json(service.capabilities(), 200));
+}
+
+export function voiceMonitoringRoutes(service: VoiceService) {
+  return createRouter()
+    .openapi(usage, async (c) => c.json(await service.usage(), 200))
+    .openapi(rateLimits, async (c) => c.json(await service.rateLimits(), 200));
+}
+
+/** The shared limiter answers RATE_LIMITED; voice routes answer with the spec's voice message. */
+export function asVoiceLimit(limit: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    try {
+      await limit(c, next);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'RATE_LIMITED' && err.details?.retryAfter !== undefined) {
+        throw new AppError('VOICE_RATE_LIMITED', undefined, { details: err.details });
+      }
+      throw err;
+    }
+  };
+}
+
+export function voicePersonalityRoutes(service: VoiceService, limits: { transcribe: MiddlewareHandler<AppEnv>; speech: MiddlewareHandler<AppEnv> }) {
+  const router = createRouter();
+  router.use('/:id/voice/transcribe', asVoiceLimit(limits.transcribe));
+  router.use('/:id/voice/speech', asVoiceLimit(limits.speech));
+  return router
+    .post('/:id/voice/transcribe', async (c) => {
+      // Who is asking is settled before a byte of the body is read.
+      await service.visiblePersonality(c.req.param('id'), c.get('viewer')?.id ?? null);
+      const audio = await readAudioBody(c.req.raw);
+      const result = await service.transcribe(audio, c.req.raw.signal);
+      return c.json(result, 200);
+    })
+    .post('/:id/voice/speech', async (c) => {
+      const personality = await service.visiblePersonality(c.req.param('id'), c.get('viewer')?.id ?? null);
+      const parsed = speechBodySchema.safeParse(await readJson(c));
+      if (!parsed.success) throw new AppError('BAD_REQUEST', parsed.error.issues[0]?.message ?? messages.errors.invalidInput);
+      const audio = await service.speech(personality, parsed.data.text, c.req.raw.signal);
+      return new Response(audio.stream, {
+        status: 200,
+        headers: {
+          'content-type': audio.mime,
+          'cache-control': 'no-store',
+          'x-voice-provider': audio.provider,
+          'x-voice-id': audio.voice,
+          'x-voice-volume': String(audio.volume),
+        },
+      });
+    });
+}
+
+async function readJson(c: Context<AppEnv>): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch {
+    throw new AppError('BAD_REQUEST', messages.errors.badJson);
+  }
+}

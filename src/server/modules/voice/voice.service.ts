@@ -1,0 +1,180 @@
+// Voice rules (no Hono): who may use voice with a personality, which voice speaks it, what a
+// recording must be, how provider failures reach the client, and ElevenLabs' daily credits.
+import type { Database } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import type { Logger } from '../../lib/logger';
+import { AppError } from '../../lib/errors';
+import { messages } from '../../../shared/messages';
+import { ELEVENLABS_PRESETS, OPENAI_VOICES } from '../../../shared/limits';
+import { stripDoNotRead } from '../../../shared/do-not-read';
+import { voiceVolumeMultiplier } from '../../../shared/voice-volume';
+import { loadVisiblePersonality } from '../personalities/personality-access';
+import type { PersonalityRow } from '../personalities/personalities.repository';
+import type { SpeechSynthesizers } from '../../ai/providers';
+import { SpeechProviderError, type SpeechToText, type SynthesizedAudio, type SynthProvider } from '../../ai/speech/speech-types';
+import { checkWav } from './wav-check';
+import { creditsUsedOn, recentRateLimits, releaseCredits, reserveCredits } from './voice.repository';
+
+export const AUDIO_MAX_BYTES = 10 * 1024 * 1024;
+export const SPEECH_TEXT_MAX = 5000;
+
+export interface VoiceDeps {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  stt?: SpeechToText;
+  synthesizers: SpeechSynthesizers;
+  dailyCreditLimit: number;
+  maxRecordingSeconds: number;
+}
+
+export interface Capabilities {
+  stt: { available: boolean; engine: 'openai' | 'pocketsphinx' | null; approximate: boolean; howToConfigure?: string };
+  tts: { default: 'embedded' | 'festival' | 'browser'; openai: boolean; elevenlabs: boolean };
+  limits: { maxRecordingSeconds: number; maxAudioBytes: number };
+}
+
+export interface SpeechResult extends SynthesizedAudio {
+  provider: SynthProvider;
+  voice: string;
+  volume: number;
+}
+
+export const utcDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/** The voice a personality speaks with, from its stored provider and settings. */
+export function voiceOf(p: Pick<PersonalityRow, 'voiceProvider' | 'voiceSettings' | 'customVoiceId'>): { provider: 'default' | 'openai' | 'elevenlabs'; voice: string } {
+  const s = p.voiceSettings ?? {};
+  if (p.voiceProvider === 'openai') {
+    const v = s.openai_voice ?? s.voice_id;
+    return { provider: 'openai', voice: OPENAI_VOICES.some((o) => o.value === v) ? v! : 'alloy' };
+  }
+  if (p.voiceProvider === 'elevenlabs') {
+    const preset = ELEVENLABS_PRESETS.find((x) => x.value === s.type || x.voiceId === s.voice_id);
+    const custom = s.voice_type === 'custom' ? (s.voice_id ?? p.customVoiceId) : undefined;
+    return { provider: 'elevenlabs', voice: custom ?? preset?.voiceId ?? ELEVENLABS_PRESETS[0].voiceId };
+  }
+  return { provider: 'default', voice: 'flite' };
+}
+
+export function createVoiceService(deps: VoiceDeps) {
+  const { db, clock, logger, stt, synthesizers } = deps;
+
+  return {
+    capabilities(): Capabilities {
+      const d = synthesizers.default;
+      return {
+        stt: stt
+          ? { available: true, engine: stt.engine, approximate: stt.approximate }
+          : { available: false, engine: null, approximate: false, howToConfigure: messages.voice.sttUnavailable },
+        tts: { default: d ? (d.provider === 'festival' ? 'festival' : 'embedded') : 'browser', openai: Boolean(synthesizers.openai), elevenlabs: Boolean(synthesizers.elevenlabs) },
+        limits: { maxRecordingSeconds: deps.maxRecordingSeconds, maxAudioBytes: AUDIO_MAX_BYTES },
+      };
+    },
+
+    /** Settled before a byte of the body is read: 404 for whoever may not see the personality. */
+    visiblePersonality: (id: string, viewerId: string | null) => loadVisiblePersonality(db, id, viewerId),
+
+    async transcribe(audio: Uint8Array, signal?: AbortSignal): Promise<{ text: string; engine: string; approximate: boolean }> {
+      const wav = checkWav(audio);
+      if (!wav.ok) throw new AppError('BAD_AUDIO', wav.message, { details: { reason: wav.reason } });
+      if (wav.seconds > deps.maxRecordingSeconds + 5) {
+        throw new AppError('BAD_AUDIO', `The recording is longer than ${deps.maxRecordingSeconds} seconds.`, { details: { reason: 'too-long' } });
+      }
+      if (isSilent(audio, wav.dataOffset, wav.dataBytes)) throw new AppError('NO_SPEECH');
+      if (!stt) throw new AppError('STT_UNAVAILABLE');
+      let text: string;
+      try {
+        text = await stt.transcribe(audio, signal);
+      } catch (err) {
+        throw speechToTextError(err);
+      }
+      if (!text.trim()) throw new AppError('NO_SPEECH');
+      return { text: text.trim(), engine: stt.engine, approximate: stt.approximate };
+    },
+
+    async speech(personality: PersonalityRow, rawText: string, signal?: AbortSignal): Promise<SpeechResult> {
+      const text = stripDoNotRead(rawText).slice(0, SPEECH_TEXT_MAX);
+      if (!/[\p{L}\p{N}]/u.test(text)) throw new AppError('BAD_REQUEST', messages.voice.nothingToSpeak);
+      const chosen = voiceOf(personality);
+      // A provider the server has no settings for speaks with the default voice instead.
+      if (chosen.provider === 'openai' && synthesizers.openai) {
+        try {
+          const audio = await synthesizers.openai.synthesize(text, chosen.voice, signal);
+          return { ...audio, provider: 'openai', voice: chosen.voice, volume: voiceVolumeMultiplier('openai', chosen.voice) };
+        } catch (err) {
+          logger.warn(`openai speech failed, the browser speaks instead: ${describe(err)}`);
+          throw new AppError('TTS_FALLBACK', undefined, { details: { reason: describe(err) } });
+        }
+      }
+      if (chosen.provider === 'elevenlabs' && synthesizers.elevenlabs) {
+        const day = utcDay(clock.now());
+        const characters = text.length;
+        const total = await reserveCredits(db, day, characters, deps.dailyCreditLimit);
+        if (total === undefined) throw new AppError('VOICE_CREDITS_EXHAUSTED', undefined, { details: { dailyLimit: deps.dailyCreditLimit } });
+        try {
+          const audio = await synthesizers.elevenlabs.synthesize(text, chosen.voice, signal);
+          return { ...audio, provider: 'elevenlabs', voice: chosen.voice, volume: voiceVolumeMultiplier('elevenlabs', chosen.voice) };
+        } catch (err) {
+          await releaseCredits(db, day, characters).catch((e) => logger.error('could not release ElevenLabs credits', e));
+          logger.warn(`elevenlabs speech failed: ${describe(err)}`);
+          throw new AppError('TTS_ERROR', undefined, { details: { reason: describe(err) } });
+        }
+      }
+      const d = synthesizers.default;
+      if (!d) throw new AppError('TTS_BROWSER');
+      try {
+        const audio = await d.synthesize(text, 'flite', signal);
+        const voice = d.provider === 'festival' ? 'slt' : 'flite';
+        return { ...audio, provider: d.provider, voice, volume: voiceVolumeMultiplier(d.provider, voice) };
+      } catch (err) {
+        logger.warn(`embedded speech failed, the browser speaks instead: ${describe(err)}`);
+        throw new AppError('TTS_BROWSER');
+      }
+    },
+
+    async usage() {
+      const day = utcDay(clock.now());
+      return { date: day, charactersUsed: await creditsUsedOn(db, day), dailyLimit: deps.dailyCreditLimit };
+    },
+
+    async rateLimits() {
+      const since = new Date(clock.now().getTime() - 24 * 60 * 60 * 1000);
+      const rows = await recentRateLimits(db, since, 20);
+      return {
+        rows: rows.map((r) => ({
+          endpoint: r.endpoint,
+          requestCount: r.requestCount,
+          windowStart: r.windowStart.toISOString(),
+          userId: r.userId ? r.userId.slice(0, 8) : null,
+          ipAddress: r.ipAddress,
+        })),
+      };
+    },
+  };
+}
+
+export type VoiceService = ReturnType<typeof createVoiceService>;
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message.slice(0, 300) : String(err).slice(0, 300);
+}
+
+/** Spec section 8: rate limit, quota, anything else "Speech-to-text error: {message}". */
+function speechToTextError(err: unknown): AppError {
+  if (err instanceof SpeechProviderError) {
+    if (err.kind === 'rate_limit') return new AppError('VOICE_RATE_LIMITED', undefined, { cause: err });
+    if (err.kind === 'quota') return new AppError('VOICE_QUOTA', undefined, { cause: err });
+    return new AppError('STT_ERROR', messages.voice.sttError(err.message), { cause: err });
+  }
+  return new AppError('STT_ERROR', messages.voice.sttError('the service failed'), { cause: err });
+}
+
+/** No sample louder than about -50 dBFS: nothing was said (no provider call is spent on it). */
+function isSilent(bytes: Uint8Array, offset: number, length: number): boolean {
+  const view = new DataView(bytes.buffer, bytes.byteOffset + offset, length - (length % 2));
+  for (let i = 0; i + 1 < view.byteLength; i += 2) {
+    if (Math.abs(view.getInt16(i, true)) > 100) return false;
+  }
+  return true;
+}

@@ -1,0 +1,80 @@
+// The voice calls: what the server can do, speech-to-text of a recording, and speech for a
+// sentence. Recordings and audio are raw bytes, so these use fetch, with the API's errors turned
+// into ApiError like every other call (the server's messages are the spec's).
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api, ApiError, unwrap } from '../../../lib/api-client';
+import { messages } from '../../../../shared/messages';
+
+export const voiceCapabilitiesQuery = queryOptions({
+  queryKey: ['voice', 'capabilities'] as const,
+  queryFn: () => unwrap(api.api.voice.capabilities.$get()),
+  staleTime: 5 * 60_000,
+});
+
+export function useVoiceCapabilities() {
+  return useQuery(voiceCapabilitiesQuery);
+}
+
+async function apiError(res: Response, fallback: string): Promise<ApiError> {
+  const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+  return new ApiError(res.status, body?.error?.code ?? 'UNKNOWN', body?.error?.message ?? fallback);
+}
+
+const voicePath = (personalityId: string, what: 'transcribe' | 'speech') => `/api/personalities/${encodeURIComponent(personalityId)}/voice/${what}`;
+
+export interface Transcript {
+  text: string;
+  engine: string;
+  approximate: boolean;
+}
+
+export async function transcribe(personalityId: string, wav: Uint8Array<ArrayBuffer>, signal?: AbortSignal): Promise<Transcript> {
+  let res: Response;
+  try {
+    res = await fetch(voicePath(personalityId, 'transcribe'), {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'audio/wav' },
+      body: new Blob([wav], { type: 'audio/wav' }),
+      signal,
+    });
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    throw new ApiError(0, 'NETWORK', messages.voice.processRecordingFailed);
+  }
+  if (!res.ok) throw await apiError(res, messages.voice.processRecordingFailed);
+  const body = (await res.json()) as Transcript;
+  if (typeof body?.text !== 'string') throw new ApiError(502, 'STT_EMPTY', messages.voice.sttEmpty);
+  return body;
+}
+
+export interface SpokenAudio {
+  blob: Blob;
+  /** Provider x per-voice volume multiplier (spec section 9), from the server. */
+  multiplier: number;
+  provider: string;
+}
+
+/** Speech for one sentence in the personality's voice. Throws ApiError (TTS_FALLBACK / TTS_BROWSER: the browser should speak). */
+export async function synthesize(personalityId: string, text: string, signal?: AbortSignal): Promise<SpokenAudio> {
+  let res: Response;
+  try {
+    res = await fetch(voicePath(personalityId, 'speech'), {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text }),
+      signal,
+    });
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    throw new ApiError(0, 'NETWORK', messages.voice.playbackFailed);
+  }
+  if (!res.ok) throw await apiError(res, messages.voice.playbackFailed);
+  const multiplier = Number(res.headers.get('x-voice-volume') ?? '1');
+  return {
+    blob: await res.blob(),
+    multiplier: Number.isFinite(multiplier) && multiplier > 0 ? multiplier : 1,
+    provider: res.headers.get('x-voice-provider') ?? 'unknown',
+  };
+}

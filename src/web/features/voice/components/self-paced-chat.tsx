@@ -1,0 +1,188 @@
+// The "Self-paced Chat" controls (spec sections 2 and 4): record a question, see its transcript
+// in the conversation log, and hear the reply sentence by sentence as it streams in. The log and
+// the conversation are the Text Chat's (ChatPanel owns them), so both tabs are one conversation.
+// States: Ready -> Recording (counter; stops by itself at the limit) -> Processing -> Playing
+// response -> Ready. A failure leaves the conversation as it was; the person can try again or type.
+import { useEffect, useRef, useState } from 'react';
+import { toast } from 'sonner';
+import { LoaderCircleIcon, MicIcon, PlayIcon, SquareIcon, Trash2Icon, Volume2Icon, VolumeXIcon } from 'lucide-react';
+import { messages } from '../../../../shared/messages';
+import { Alert, AlertDescription, AlertTitle } from '../../../components/ui/alert';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { ApiError } from '../../../lib/api-client';
+import type { SendOptions } from '../../conversation/hooks/use-chat-session';
+import { transcribe, useVoiceCapabilities } from '../api/voice-api';
+import type { Recording } from '../audio/pcm-recorder';
+import { useChatRecorder } from '../hooks/use-chat-recorder';
+import { useSpeechPlayer } from '../hooks/use-speech-player';
+import { SentenceStream, sentencesOf } from '../speech/sentence-stream';
+
+export interface ReplayTarget {
+  id: string;
+  content: string;
+}
+
+interface Props {
+  personality: { id: string; name: string };
+  /** The conversation's send (the transcript is sent as the person's message). */
+  send: (text: string, options?: SendOptions) => Promise<boolean>;
+  /** A reply is streaming (from either tab). */
+  busy: boolean;
+  onClearChat: () => void;
+  /** Gives the conversation log a way to replay a reply's voice. */
+  registerReplay: (replay: ((message: ReplayTarget) => void) | null) => void;
+}
+
+const MB = 1024 * 1024;
+
+export function SelfPacedChat({ personality, send, busy, onClearChat, registerReplay }: Props) {
+  const capabilities = useVoiceCapabilities();
+  const speech = useSpeechPlayer(personality.id);
+  const { player } = speech;
+  const [processing, setProcessing] = useState(false);
+  const maxSeconds = capabilities.data?.limits.maxRecordingSeconds ?? 60;
+  const maxBytes = capabilities.data?.limits.maxAudioBytes ?? 10 * MB;
+  const abort = useRef<AbortController | null>(null);
+
+  useEffect(() => {
+    registerReplay((m) => player.replay(m.id, sentencesOf(m.content)));
+    return () => registerReplay(null);
+  }, [player, registerReplay]);
+  useEffect(() => () => abort.current?.abort(), []);
+
+  const onRecorded = async (recording: Recording) => {
+    if (recording.wav.byteLength > maxBytes) {
+      toast.error(messages.voice.audioTooLarge((recording.wav.byteLength / MB).toFixed(1)));
+      return;
+    }
+    setProcessing(true);
+    const controller = new AbortController();
+    abort.current = controller;
+    try {
+      const transcript = await transcribe(personality.id, recording.wav, controller.signal);
+      const sentences = new SentenceStream();
+      await send(transcript.text, {
+        onReply: ({ id, text, final }) => {
+          for (const s of final ? sentences.finish(text) : sentences.push(text)) player.speak(id, s);
+          if (final) player.endReply(id);
+        },
+      });
+    } catch (err) {
+      if (controller.signal.aborted) return;
+      if (err instanceof ApiError && err.code === 'NO_SPEECH') toast.warning(err.message);
+      else toast.error(err instanceof ApiError ? err.message : messages.voice.processRecordingFailed);
+    } finally {
+      if (abort.current === controller) abort.current = null;
+      setProcessing(false);
+    }
+  };
+
+  const recorder = useChatRecorder({ maxSeconds, onRecorded: (r) => void onRecorded(r) });
+
+  const stt = capabilities.data?.stt;
+  const sttMissing = stt !== undefined && !stt.available;
+  const status = recorder.recording
+    ? `Recording... ${recorder.seconds}s / ${maxSeconds}s`
+    : speech.active
+      ? 'Playing response'
+      : processing || busy || recorder.starting
+        ? 'Processing...'
+        : 'Ready';
+  const state = recorder.recording ? 'recording' : speech.active ? 'playing' : processing || busy ? 'processing' : 'ready';
+
+  const toggleRecording = () => {
+    if (recorder.recording) {
+      void recorder.stop();
+      return;
+    }
+    // Speaking over the reply: it stops, and the new question is heard.
+    player.stop();
+    void recorder.start();
+  };
+
+  return (
+    <div className="grid gap-4" data-testid="self-paced-chat" data-state={state}>
+      {sttMissing && (
+        <Alert>
+          <AlertTitle>{messages.voice.sttNotConfigured}</AlertTitle>
+          <AlertDescription>{stt.howToConfigure ?? messages.voice.sttUnavailable}</AlertDescription>
+        </Alert>
+      )}
+
+      <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg border bg-muted/30 px-3 py-2">
+        <p role="status" aria-live="polite" aria-label="Recording status" className="flex items-center gap-2 text-sm font-medium">
+          {state === 'recording' ? (
+            <span aria-hidden className="size-2.5 animate-pulse rounded-full bg-destructive" />
+          ) : state === 'processing' ? (
+            <LoaderCircleIcon aria-hidden className="size-4 animate-spin" />
+          ) : state === 'playing' ? (
+            <Volume2Icon aria-hidden className="size-4" />
+          ) : (
+            <span aria-hidden className="size-2.5 rounded-full bg-emerald-500" />
+          )}
+          {status}
+        </p>
+        {stt?.approximate && (
+          <Badge variant="outline" title={messages.voice.sttApproximateHint}>
+            {messages.voice.sttApproximate}
+          </Badge>
+        )}
+      </div>
+
+      {speech.autoplayBlocked && (
+        <Alert role="alert">
+          <AlertDescription className="flex flex-wrap items-center justify-between gap-3">
+            <span>{messages.voice.tapToPlay}</span>
+            <Button size="sm" onClick={() => player.resume()}>
+              <PlayIcon aria-hidden />
+              Play
+            </Button>
+          </AlertDescription>
+        </Alert>
+      )}
+
+      <div className="flex flex-wrap items-center gap-3">
+        <Button
+          onClick={toggleRecording}
+          disabled={sttMissing || capabilities.isPending || recorder.starting || (!recorder.recording && (processing || busy))}
+          variant={recorder.recording ? 'destructive' : 'default'}
+          className="min-w-40"
+        >
+          {recorder.recording ? <SquareIcon aria-hidden /> : <MicIcon aria-hidden />}
+          {recorder.recording ? 'Stop Recording' : 'Start Recording'}
+        </Button>
+
+        <div className="flex items-center gap-2">
+          <Button variant="outline" size="icon" onClick={speech.toggleMute} aria-label={speech.muted ? 'Unmute' : 'Mute'} aria-pressed={speech.muted}>
+            {speech.muted ? <VolumeXIcon aria-hidden /> : <Volume2Icon aria-hidden />}
+          </Button>
+          <input
+            type="range"
+            min={0}
+            max={1}
+            step={0.1}
+            value={speech.muted ? 0 : speech.volume}
+            onChange={(e) => speech.setVolume(Number(e.currentTarget.value))}
+            aria-label="Volume"
+            aria-valuetext={`${Math.round((speech.muted ? 0 : speech.volume) * 100)}%`}
+            className="h-2 w-32 cursor-pointer accent-primary"
+          />
+        </div>
+
+        <Button
+          variant="ghost"
+          className="ml-auto"
+          onClick={() => {
+            player.stop();
+            onClearChat();
+          }}
+          disabled={recorder.recording || processing || busy}
+        >
+          <Trash2Icon aria-hidden />
+          Clear Chat
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,253 @@
+// Speaks replies sentence by sentence, in order. Audio for the next sentences is fetched while
+// the current one plays (a few ahead, not the whole reply: a stopped reply spends little), so
+// the first sentence is heard as soon as it exists and the rest follow without gaps. Each
+// spoken reply is kept (object URLs) so it can be replayed. Failures follow the spec: an OpenAI
+// or embedded voice failure is spoken by the browser (rate 0.9, pitch 1); an ElevenLabs failure,
+// a spent daily limit or a rate limit is a message and the rest of that reply stays silent.
+import { ApiError } from '../../../lib/api-client';
+import { messages } from '../../../../shared/messages';
+import { playbackVolume, voiceVolumeMultiplier } from '../../../../shared/voice-volume';
+import { synthesize } from '../api/voice-api';
+import { playChime } from '../audio/chime';
+
+export type Clip = { kind: 'audio'; url: string; multiplier: number } | { kind: 'browser'; text: string } | { kind: 'silent' };
+
+interface QueueItem {
+  replyId: string;
+  kind: 'sentence' | 'chime';
+  text: string;
+  clip?: Promise<Clip>;
+}
+
+export interface SpeechPlayerOptions {
+  personalityId: string;
+  /** The listener's current volume and mute (read at each sentence and on every change). */
+  level(): { volume: number; muted: boolean };
+  /** True while anything is queued or playing. */
+  onActiveChange(active: boolean): void;
+  /** The browser refused to play without a gesture: show "Tap the Play button" until resume(). */
+  onAutoplayBlocked(blocked: boolean): void;
+  onError(message: string): void;
+}
+
+const PREFETCH = 3;
+const BROWSER_RATE = 0.9;
+const BROWSER_PITCH = 1;
+
+export class SpeechPlayer {
+  private queue: QueueItem[] = [];
+  private running = false;
+  /** Bumped by stop(): a loop or fetch from before it ends quietly. */
+  private generation = 0;
+  private fetches = new AbortController();
+  private current: HTMLAudioElement | null = null;
+  private currentMultiplier = 1;
+  private unblock: (() => void) | null = null;
+  private failedReplies = new Set<string>();
+  private spoken = new Map<string, Clip[]>();
+  private urls: string[] = [];
+
+  constructor(private readonly options: SpeechPlayerOptions) {}
+
+  /** Queues one sentence of a reply (fetching starts at once when it is near the front). */
+  speak(replyId: string, sentence: string) {
+    if (this.failedReplies.has(replyId)) return;
+    this.queue.push({ replyId, kind: 'sentence', text: sentence });
+    this.prefetch();
+    void this.run();
+  }
+
+  /** The reply is complete: a chime follows its last sentence. */
+  endReply(replyId: string) {
+    if (!this.queue.some((i) => i.replyId === replyId) && !this.running) return;
+    this.queue.push({ replyId, kind: 'chime', text: '' });
+    void this.run();
+  }
+
+  /** Plays a reply again: what was spoken (no new synthesis), else its sentences afresh. */
+  replay(replyId: string, sentences: string[]) {
+    this.stop();
+    const clips = this.spoken.get(replyId);
+    const key = `${replyId}#replay-${Date.now()}`;
+    if (clips?.length) {
+      for (const clip of clips) this.queue.push({ replyId: key, kind: 'sentence', text: '', clip: Promise.resolve(clip) });
+    } else {
+      for (const s of sentences) this.queue.push({ replyId, kind: 'sentence', text: s });
+    }
+    this.queue.push({ replyId: key, kind: 'chime', text: '' });
+    this.prefetch();
+    void this.run();
+  }
+
+  /** Silences everything now and forgets the queue (a new recording, leaving the tab). */
+  stop() {
+    this.generation += 1;
+    this.fetches.abort();
+    this.fetches = new AbortController();
+    this.queue = [];
+    if (this.current) {
+      this.current.pause();
+      this.current = null;
+    }
+    if (typeof speechSynthesis !== 'undefined') speechSynthesis.cancel();
+    this.setBlocked(null);
+    if (this.running) {
+      this.running = false;
+      this.options.onActiveChange(false);
+    }
+  }
+
+  /** The Play button after autoplay was blocked: runs in the tap's gesture. */
+  resume() {
+    this.unblock?.();
+  }
+
+  /** The slider or mute moved: the sentence playing now follows at once. */
+  levelChanged() {
+    if (this.current) this.current.volume = this.volumeFor(this.currentMultiplier);
+  }
+
+  dispose() {
+    this.stop();
+    for (const url of this.urls) URL.revokeObjectURL(url);
+    this.urls = [];
+    this.spoken.clear();
+  }
+
+  private volumeFor(multiplier: number) {
+    const { volume, muted } = this.options.level();
+    return playbackVolume(volume, muted, multiplier);
+  }
+
+  private prefetch() {
+    let ahead = 0;
+    for (const item of this.queue) {
+      if (item.kind !== 'sentence') continue;
+      if (!item.clip) item.clip = this.fetchClip(item);
+      if (++ahead >= PREFETCH) break;
+    }
+  }
+
+  private async fetchClip(item: QueueItem): Promise<Clip> {
+    const generation = this.generation;
+    try {
+      const audio = await synthesize(this.options.personalityId, item.text, this.fetches.signal);
+      const url = URL.createObjectURL(audio.blob);
+      this.urls.push(url);
+      return { kind: 'audio', url, multiplier: audio.multiplier };
+    } catch (err) {
+      if (generation !== this.generation) return { kind: 'silent' };
+      if (err instanceof ApiError && (err.code === 'TTS_FALLBACK' || err.code === 'TTS_BROWSER')) return { kind: 'browser', text: item.text };
+      // One message per reply, then the rest of it stays silent (it is still in the log).
+      if (!this.failedReplies.has(item.replyId)) {
+        this.failedReplies.add(item.replyId);
+        this.options.onError(err instanceof ApiError ? err.message : messages.voice.playbackFailed);
+      }
+      return { kind: 'silent' };
+    }
+  }
+
+  private async run() {
+    if (this.running) return;
+    this.running = true;
+    const generation = this.generation;
+    this.options.onActiveChange(true);
+    while (generation === this.generation && this.queue.length > 0) {
+      const item = this.queue[0]!;
+      if (item.kind === 'chime') {
+        const { volume, muted } = this.options.level();
+        // Only after something was heard of this reply.
+        if (!this.failedReplies.has(item.replyId) || this.spoken.has(item.replyId)) await playChime(muted ? 0 : volume);
+      } else {
+        this.prefetch();
+        const clip = await (item.clip ?? this.fetchClip(item));
+        if (generation !== this.generation) return;
+        if (!this.failedReplies.has(item.replyId) || clip.kind !== 'silent') {
+          const played = await this.play(clip, generation);
+          if (played && !item.replyId.includes('#replay-')) {
+            this.spoken.set(item.replyId, [...(this.spoken.get(item.replyId) ?? []), clip]);
+          }
+        }
+      }
+      if (generation !== this.generation) return;
+      this.queue.shift();
+    }
+    if (generation === this.generation) {
+      this.running = false;
+      this.options.onActiveChange(false);
+    }
+  }
+
+  private play(clip: Clip, generation: number): Promise<boolean> {
+    if (clip.kind === 'silent') return Promise.resolve(false);
+    if (clip.kind === 'browser') return this.speakInBrowser(clip.text);
+    return this.playAudio(clip, generation);
+  }
+
+  private async playAudio(clip: Extract<Clip, { kind: 'audio' }>, generation: number): Promise<boolean> {
+    const el = new Audio(clip.url);
+    this.current = el;
+    this.currentMultiplier = clip.multiplier;
+    el.volume = this.volumeFor(clip.multiplier);
+    const finished = new Promise<boolean>((resolve) => {
+      el.addEventListener('ended', () => resolve(true), { once: true });
+      el.addEventListener('error', () => resolve(false), { once: true });
+      el.addEventListener('pause', () => {
+        if (generation !== this.generation) resolve(false);
+      });
+    });
+    try {
+      await el.play();
+    } catch (err) {
+      if (generation !== this.generation) return false;
+      if (err instanceof DOMException && err.name === 'NotAllowedError') {
+        // Autoplay blocked: wait for the Play button (a gesture), then play this sentence and go on.
+        const tapped = await new Promise<boolean>((resolve) => {
+          this.setBlocked(() => resolve(true));
+          this.fetches.signal.addEventListener('abort', () => resolve(false), { once: true });
+        });
+        this.setBlocked(null);
+        if (!tapped || generation !== this.generation) return false;
+        try {
+          await el.play();
+        } catch {
+          this.options.onError(messages.voice.playbackFailed);
+          return false;
+        }
+      } else {
+        this.options.onError(messages.voice.playbackFailed);
+        return false;
+      }
+    }
+    const ok = await finished;
+    if (!ok && generation === this.generation) this.options.onError(messages.voice.playbackFailed);
+    if (this.current === el) this.current = null;
+    return ok;
+  }
+
+  private setBlocked(unblock: (() => void) | null) {
+    const was = this.unblock !== null;
+    this.unblock = unblock;
+    if (was !== (unblock !== null)) this.options.onAutoplayBlocked(unblock !== null);
+  }
+
+  /** The spec's fallback voice: the browser's speech synthesis, rate 0.9, pitch 1. */
+  private speakInBrowser(text: string): Promise<boolean> {
+    if (typeof speechSynthesis === 'undefined' || typeof SpeechSynthesisUtterance === 'undefined') return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const utterance = new SpeechSynthesisUtterance(text);
+      utterance.rate = BROWSER_RATE;
+      utterance.pitch = BROWSER_PITCH;
+      utterance.volume = this.volumeFor(voiceVolumeMultiplier('browser', ''));
+      // Some browsers (and machines without voices) never fire "end": do not wait forever.
+      const timer = setTimeout(() => resolve(true), 3000 + text.length * 90);
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        resolve(ok);
+      };
+      utterance.onend = () => done(true);
+      utterance.onerror = () => done(false);
+      speechSynthesis.speak(utterance);
+    });
+  }
+}
