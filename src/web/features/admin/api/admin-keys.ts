@@ -7,4 +7,6 @@ export const adminKeys = {
   publicPersonalities: () => [...adminKeys.all, 'personalities', 'public'] as const,
   ordering: () => [...adminKeys.all, 'personalities', 'ordering'] as const,
   contentFlags: () => [...adminKeys.all, 'content-flags'] as const,
+  voiceUsage: () => [...adminKeys.all, 'monitoring', 'voice-usage'] as const,
+  rateLimits: () => [...adminKeys.all, 'monitoring', 'rate-limits'] as const,
 };

@@ -6,12 +6,24 @@ import type { AdminPersonality, AdminPublicRequest } from '../../../../shared/sc
 import type { ContentFlag } from '../../../../shared/schemas/moderation';
 import { ada, fakeApi, type FakeAnswer, type FakeCall } from '../../../test-support/fake-api';
 
+export interface RateLimitRow {
+  endpoint: string;
+  requestCount: number;
+  windowStart: string;
+  userId: string | null;
+  ipAddress: string | null;
+}
+
 export interface AdminStubOptions {
   pending?: AdminPublicRequest[];
   recent?: AdminPublicRequest[];
   /** Public personalities in library order. */
   publicPersonalities?: AdminPersonality[];
   flags?: ContentFlag[];
+  /** Today's voice credits (GET /api/admin/monitoring/voice-usage). */
+  voiceUsage?: { date: string; charactersUsed: number; dailyLimit: number };
+  /** Rate-limit windows, newest first (GET /api/admin/monitoring/rate-limits). */
+  rateLimits?: RateLimitRow[];
   override?: (call: FakeCall) => FakeAnswer | undefined;
 }
 
@@ -80,12 +92,16 @@ export function stubAdminApi(options: AdminStubOptions = {}) {
     recent: [...(options.recent ?? [])],
     publicPersonalities: [...(options.publicPersonalities ?? [])],
     flags: [...(options.flags ?? [])],
+    voiceUsage: options.voiceUsage ?? { date: new Date().toISOString().slice(0, 10), charactersUsed: 0, dailyLimit: 50_000 },
+    rateLimits: [...(options.rateLimits ?? [])],
   };
 
   const answer = ({ method, path, body }: FakeCall): FakeAnswer | undefined => {
     if (method === 'GET' && path === '/api/admin/summary') {
       return { status: 200, body: { publicCount: state.publicPersonalities.length, pendingCount: state.pending.length } };
     }
+    if (method === 'GET' && path === '/api/admin/monitoring/voice-usage') return { status: 200, body: state.voiceUsage };
+    if (method === 'GET' && path === '/api/admin/monitoring/rate-limits') return { status: 200, body: { rows: state.rateLimits } };
     if (method === 'GET' && path === '/api/admin/public-requests') {
       return { status: 200, body: { pending: state.pending, recent: state.recent.slice(0, 5) } };
     }
