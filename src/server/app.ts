@@ -47,6 +47,8 @@ import { createSpeechSynthesizers, createSpeechToText } from './ai/providers';
 import { createVoiceService } from './modules/voice/voice.service';
 import { voiceMonitoringRoutes, voicePersonalityRoutes, voiceRoutes } from './modules/voice/voice.routes';
 import { isVoiceUploadPath } from './modules/voice/voice-upload';
+import { isAudioUploadPath } from './modules/documents/documents-audio-upload';
+import { createAudioTranscriber } from './modules/documents/audio-transcriber';
 
 export interface AppDeps {
   config: AppConfig;
@@ -75,7 +77,17 @@ export function createApp(deps: AppDeps) {
     secureCookies: config.publicUrl.startsWith('https://'),
   });
   const moderation = createModerationService({ db, clock, logger, moderator: createModerator(config), severeTypes: config.moderation.severeTypes });
-  const documents = createDocumentsModule({ config, database, logger, clock, storage: deps.storage, moderation });
+  // One speech-to-text provider for chat recordings and for audio documents.
+  const speechToText = createSpeechToText(config);
+  const documents = createDocumentsModule({
+    config,
+    database,
+    logger,
+    clock,
+    storage: deps.storage,
+    moderation,
+    transcriber: speechToText ? createAudioTranscriber(speechToText) : undefined,
+  });
   // Deleting a personality also removes its stored files (rows cascade in the database).
   const personalities = createPersonalityService(db, [documents.onPersonalityDeleted]);
   const conversations = createConversationsModule({ config, db, clock, logger, secret: deps.authSecret, hasVector: database.hasVector, moderation });
@@ -84,7 +96,7 @@ export function createApp(deps: AppDeps) {
     db,
     clock,
     logger,
-    stt: createSpeechToText(config),
+    stt: speechToText,
     synthesizers: createSpeechSynthesizers(config),
     dailyCreditLimit: config.voice.dailyCreditLimit,
     maxRecordingSeconds: config.voice.maxRecordingSeconds,
@@ -130,7 +142,7 @@ export function createApp(deps: AppDeps) {
   const textGuard = jsonTextGuard();
   // File uploads stream through their own, larger limits (documents-upload.ts).
   app.use('/api/*', (c, next) =>
-    isStreamedUploadPath(c.req.method, c.req.path) || isCardUploadPath(c.req.method, c.req.path) || isVoiceUploadPath(c.req.method, c.req.path)
+    isStreamedUploadPath(c.req.method, c.req.path) || isAudioUploadPath(c.req.method, c.req.path) || isCardUploadPath(c.req.method, c.req.path) || isVoiceUploadPath(c.req.method, c.req.path)
       ? next()
       : jsonBodyLimit(c, async () => {
           await textGuard(c, next);

@@ -17,6 +17,8 @@ export const limits = {
   /** Largest JSON body the API reads; bigger ones get 413 before they are read whole. */
   jsonBodyMaxBytes: 256 * 1024,
   textUploadMaxBytes: 10 * 1024 * 1024,
+  /** Audio uploaded to be transcribed into a document (spec section 5: 20MB). */
+  audioTranscriptionMaxBytes: 20 * 1024 * 1024,
   /** Documents (issue 4): files per upload request, name and URL lengths, page sizes, polling. */
   documentUploadMaxFiles: 20,
   documentFileNameMax: 255,

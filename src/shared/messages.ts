@@ -213,6 +213,22 @@ export const messages = {
     storedFileMissing: (file: string) => `The stored file for ${file} is missing. Please upload it again.`,
     embeddingFailed: (reason: string) => `Embedding failed: ${reason}`,
     interrupted: 'Processing was interrupted too many times.',
+    // Spec sections 5 and 8: audio uploaded to be transcribed.
+    audioType: 'Please upload an audio file (MP3, WAV, or M4A)',
+    audioTooLarge: 'Audio file must be smaller than 20MB for transcription',
+    audioHint: 'MP3, WAV or M4A, up to 20MB. The transcript becomes a document.',
+    audioUploadFailed: (reason: string) => `Failed to upload audio: ${reason}`,
+    audioSignIn: 'You must be signed in to upload audio',
+    audioEmpty: 'The audio file is empty.',
+    audioTruncated: 'The audio file is incomplete or damaged.',
+    audioWavFormat: 'WAV files must be 16-bit PCM (mono or stereo, 8 to 48 kHz). Convert it, or upload an MP3.',
+    audioUnreadable: 'The audio could not be read.',
+    audioOfflineWavOnly:
+      'Offline speech recognition reads WAV files only. Upload a WAV, or configure a speech-to-text service (OPENAI_API_KEY or STT_BASE_URL) for MP3 and M4A.',
+    audioNoSpeech: (file: string) => `No speech was recognised in ${file}.`,
+    audioTitleTooLong: 'The title is too long (at most 200 characters).',
+    audioNoFile: 'Choose an audio file to upload.',
+    transcribed: (file: string) => `Transcription complete: ${file}`,
   },
   voice: {
     // Spec section 8, Speech (server answers; the web side adds the microphone texts here too).

@@ -19,6 +19,10 @@ export interface FakeAudioSettings {
   transcribeDelayMs: number;
   /** Before the first audio byte. */
   speechDelayMs: number;
+  /** Add the WAV's length to each transcript ("... [120 s]"), to tell the pieces of a long file apart. */
+  transcriptWithSeconds?: boolean;
+  /** Transcription calls (counted from 0, all since start) that answer 500, once each. */
+  transcribeFailCalls?: number[];
 }
 
 export interface RecordedTranscription {
@@ -96,16 +100,21 @@ export function createAudioHandlers(state: { settings: FakeAudioSettings; transc
         record.channels = head.readUInt16LE(22);
         record.sampleRate = head.readUInt32LE(24);
       }
-      state.transcriptions.push(record);
+      const call = state.transcriptions.push(record) - 1;
       const s = state.settings;
       if (s.transcribeDelayMs > 0) await sleep(s.transcribeDelayMs);
       if (s.transcribeFail !== 'none') return sendError(res, s.transcribeFail);
+      if (s.transcribeFailCalls?.includes(call)) return sendError(res, 'server_error');
       if (!record.model || record.bytes === 0) {
         return void res
           .writeHead(400, { 'content-type': 'application/json' })
           .end(JSON.stringify({ error: { message: "you must provide a model parameter and a file", type: 'invalid_request_error', code: null } }));
       }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ text: s.transcript }));
+      let text = s.transcript;
+      if (s.transcriptWithSeconds && record.wav && record.sampleRate && record.channels) {
+        text += ` [${Math.round((record.bytes - 44) / (record.sampleRate * record.channels * 2))} s]`;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ text }));
     });
     req.pipe(busboy);
   }

@@ -94,6 +94,19 @@ export async function holdsJob(tx: DbOrTx, jobId: string, token: string): Promis
   return rows.length > 0;
 }
 
+/**
+ * Saves a job's checkpoint (its payload) while the job is still ours, so another attempt after a
+ * crash or restart starts from there (a long transcription resumes at its next piece).
+ */
+export async function saveJobPayload(db: DbOrTx, jobId: string, token: string, payload: Record<string, unknown>): Promise<boolean> {
+  const rows = await db
+    .update(jobs)
+    .set({ payload })
+    .where(and(eq(jobs.id, jobId), eq(jobs.lockedBy, token), eq(jobs.status, 'running')))
+    .returning({ id: jobs.id });
+  return rows.length > 0;
+}
+
 /** Done jobs are deleted: the document keeps the outcome. */
 export async function completeJob(db: DbOrTx, jobId: string, token: string): Promise<boolean> {
   const rows = await db

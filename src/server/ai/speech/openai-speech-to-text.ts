@@ -1,5 +1,6 @@
 // Speech-to-text on any OpenAI-compatible POST {base}/audio/transcriptions (OpenAI, or a
 // self-hosted whisper server speaking the same API): multipart/form-data with the WAV as `file`.
+import { AUDIO_MIME, type AudioFormat } from './audio-file';
 import { networkError, openAIError, type SpeechToText } from './speech-types';
 
 export interface OpenAISpeechToTextOptions {
@@ -15,31 +16,37 @@ export function createOpenAISpeechToText(options: OpenAISpeechToTextOptions): Sp
   return {
     engine: 'openai',
     approximate: false,
-    async transcribe(wav, signal) {
-      const form = new FormData();
-      form.append('file', new Blob([new Uint8Array(wav)], { type: 'audio/wav' }), 'speech.wav');
-      form.append('model', options.model);
-      form.append('response_format', 'json');
-      const timeout = AbortSignal.timeout(options.timeoutMs ?? 60_000);
-      let res: Response;
-      try {
-        res = await fetch(url, {
-          method: 'POST',
-          headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
-          body: form,
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-        });
-      } catch (err) {
-        throw networkError(err, 'The speech-to-text service');
-      }
-      if (!res.ok) throw await openAIError(res, 'Speech-to-text');
-      let body: { text?: unknown };
-      try {
-        body = (await res.json()) as { text?: unknown };
-      } catch (err) {
-        throw networkError(err, 'The speech-to-text service');
-      }
-      return typeof body.text === 'string' ? body.text.trim() : '';
-    },
+    fileFormats: ['wav', 'mp3', 'm4a'],
+    transcribe: (wav, signal) => send(wav, 'wav', signal),
+    transcribeFile: (piece, signal) => send(piece.bytes, piece.format, signal),
   };
+
+  async function send(bytes: Uint8Array, format: AudioFormat, signal?: AbortSignal): Promise<string> {
+    const form = new FormData();
+    // The name's extension tells whisper servers the container; the bytes were checked already.
+    form.append('file', new Blob([new Uint8Array(bytes)], { type: AUDIO_MIME[format] }), `speech.${format}`);
+    form.append('model', options.model);
+    form.append('response_format', 'json');
+    // A long piece of a speech takes longer than a chat recording.
+    const timeout = AbortSignal.timeout(options.timeoutMs ?? (format === 'wav' && bytes.length < 4 * 1024 * 1024 ? 60_000 : 300_000));
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method: 'POST',
+        headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
+        body: form,
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+    } catch (err) {
+      throw networkError(err, 'The speech-to-text service');
+    }
+    if (!res.ok) throw await openAIError(res, 'Speech-to-text');
+    let body: { text?: unknown };
+    try {
+      body = (await res.json()) as { text?: unknown };
+    } catch (err) {
+      throw networkError(err, 'The speech-to-text service');
+    }
+    return typeof body.text === 'string' ? body.text.trim() : '';
+  }
 }

@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { toMono16k } from './audio-file';
 import { SpeechProviderError, type SpeechToText } from './speech-types';
 
 const CONTINUOUS = '/usr/bin/pocketsphinx_continuous';
@@ -43,17 +44,14 @@ async function withSlot<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 export function createPocketsphinxSpeechToText(cli: Cli): SpeechToText {
-  return {
-    engine: 'pocketsphinx',
-    approximate: true,
-    transcribe: (wav, signal) =>
+  const recognise = (wav: Uint8Array, signal?: AbortSignal): Promise<string> =>
       withSlot(async () => {
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-stt-'));
         const file = path.join(dir, 'speech.wav');
         try {
           fs.writeFileSync(file, wav);
           if (cli.kind === 'continuous') {
-            const out = await run(cli.bin, ['-infile', file, '-logfn', '/dev/null'], 60_000, signal);
+            const out = await run(cli.bin, ['-infile', file, '-logfn', '/dev/null'], 180_000, signal);
             return out
               .split('\n')
               .map((l) => l.trim())
@@ -61,7 +59,7 @@ export function createPocketsphinxSpeechToText(cli: Cli): SpeechToText {
               .join(' ')
               .trim();
           }
-          const out = await run(cli.bin, ['single', file], 60_000, signal);
+          const out = await run(cli.bin, ['single', file], 180_000, signal);
           const texts = out
             .split('\n')
             .filter((l) => l.trim().startsWith('{'))
@@ -72,6 +70,17 @@ export function createPocketsphinxSpeechToText(cli: Cli): SpeechToText {
         } finally {
           fs.rmSync(dir, { recursive: true, force: true });
         }
-      }),
+      });
+  return {
+    engine: 'pocketsphinx',
+    approximate: true,
+    transcribe: recognise,
+    // MP3 and M4A need a decoder this server does not ship: uploads of them are refused up front.
+    fileFormats: ['wav'],
+    async transcribeFile(piece, signal) {
+      const wav = piece.format === 'wav' ? toMono16k(piece.bytes) : undefined;
+      if (!wav) throw new SpeechProviderError('failed', 'offline recognition reads 16-bit PCM WAV files only');
+      return recognise(wav, signal);
+    },
   };
 }

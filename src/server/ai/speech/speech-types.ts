@@ -1,4 +1,5 @@
 // What the voice module needs from a speech provider, whichever one providers.ts chose.
+import type { AudioFormat, AudioPiece } from './audio-file';
 
 export interface SpeechToText {
   readonly engine: 'openai' | 'pocketsphinx';
@@ -6,6 +7,10 @@ export interface SpeechToText {
   readonly approximate: boolean;
   /** The words in a 16-bit PCM WAV ('' when nothing was recognised). Throws SpeechProviderError. */
   transcribe(wav: Uint8Array, signal?: AbortSignal): Promise<string>;
+  /** The formats transcribeFile reads (the offline recognizer reads WAV only). */
+  readonly fileFormats: readonly AudioFormat[];
+  /** The words in one piece of an uploaded audio file (audio-file.ts). Throws SpeechProviderError. */
+  transcribeFile(piece: AudioPiece, signal?: AbortSignal): Promise<string>;
 }
 
 export type SynthProvider = 'embedded' | 'festival' | 'openai' | 'elevenlabs';

@@ -4,13 +4,14 @@
 // document is searchable by its words as soon as its chunks are committed, and by meaning as its
 // vectors come in. Mode "embed" only embeds what lacks a vector from the current model (start-up,
 // after a change of model). Progress goes on the document row for the list and the live stream.
-// A document deleted meanwhile simply ends the job: its rows are gone with it.
+// A document deleted meanwhile simply ends the job: its rows are gone with it. Audio documents
+// are transcribed first (audio-transcriber.ts), piece by piece with a checkpoint on the job.
 import type { Database } from '../../db/client';
 import type { Logger } from '../../lib/logger';
 import type { BlobStorage } from '../../storage/storage';
 import { BlobNotFoundError } from '../../storage/storage';
 import type { EmbeddingClient } from '../../ai/embeddings';
-import { holdsJob } from '../../jobs/jobs.repository';
+import { holdsJob, saveJobPayload } from '../../jobs/jobs.repository';
 import { PermanentJobError, type JobContext, type JobHandler } from '../../jobs/job-runner';
 import { messages } from '../../../shared/messages';
 import * as repo from './documents.repository';
@@ -18,8 +19,8 @@ import { embedDocumentChunks } from './document-embedder';
 import { chunkInWorker, extractDocumentText } from './text-extract';
 import type { ExtractPool } from './extract-pool';
 import type { DocumentEvents } from './documents-events';
-import type { DocumentKind } from './file-sniff';
-import { MIME_BY_KIND } from './file-sniff';
+import { FORMAT_OF_AUDIO_KIND, isAudioKind, MIME_BY_KIND, type AudioKind, type DocumentKind } from './file-sniff';
+import type { AudioTranscriber } from './audio-transcriber';
 
 export const PROCESS_JOB = 'document.process';
 
@@ -27,6 +28,8 @@ export interface ProcessPayload {
   /** process: extract from the stored file again; rechunk: chunk the text already extracted;
    * embed: only embed the chunks that have no vector from the current model. */
   mode: 'process' | 'rechunk' | 'embed';
+  /** Audio: the transcripts of the pieces finished by earlier attempts, in order (a checkpoint). */
+  transcribed?: (string | null)[];
 }
 
 export interface ProcessorDeps {
@@ -41,6 +44,8 @@ export interface ProcessorDeps {
   chunkOverlap: number;
   embeddingBatchSize: number;
   maxPages: number;
+  /** Speech-to-text for audio documents; without it they fail with "not configured". */
+  transcriber?: AudioTranscriber;
   /** Checks the document's text; flagged text holds the document private (issue 15). */
   moderation?: { checkDocument(doc: { id: string; personalityId: string }, text: string): Promise<boolean> };
 }
@@ -74,11 +79,15 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
     };
 
     const embedding = deps.embeddings && deps.hasVector ? deps.embeddings : undefined;
+    // Where embedding progress starts (after a transcription it starts later).
+    let embedFrom = 30;
     if (mode !== 'embed') {
       // 1. Text and chunks (both computed in the extraction worker).
       const chunking = { size: deps.chunkSize, overlap: deps.chunkOverlap };
       let chunks: string[];
       let extracted: string | undefined;
+      // Progress once the text is there (audio spent most of the job transcribing).
+      let textDone = 15;
       if (mode === 'process' && doc.filePath) {
         let bytes: Buffer;
         try {
@@ -88,10 +97,19 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
           throw err;
         }
         const kind = KIND_BY_MIME[doc.mimeType ?? ''] ?? 'text';
-        const outcome = await abortable(extractDocumentText(deps.pool, kind, bytes, doc.fileName, deps.maxPages, chunking, true), ctx.signal);
-        if (!outcome.ok) throw new PermanentJobError(outcome.error);
-        extracted = outcome.text;
-        chunks = outcome.chunks ?? [];
+        if (isAudioKind(kind)) {
+          // Audio: the transcript is the document's text (most of the job's time: to 60%).
+          extracted = await transcribe(ctx, bytes, kind, doc.fileName, (fraction) => progress(1 + 59 * fraction, true));
+          const outcome = await abortable(chunkInWorker(deps.pool, extracted, doc.fileName, chunking), ctx.signal);
+          if (!outcome.ok) throw new PermanentJobError(outcome.error);
+          chunks = outcome.chunks ?? [];
+          textDone = 62;
+        } else {
+          const outcome = await abortable(extractDocumentText(deps.pool, kind, bytes, doc.fileName, deps.maxPages, chunking, true), ctx.signal);
+          if (!outcome.ok) throw new PermanentJobError(outcome.error);
+          extracted = outcome.text;
+          chunks = outcome.chunks ?? [];
+        }
       } else {
         if (!doc.content) throw new PermanentJobError(messages.documents.noContentToChunk);
         const outcome = await abortable(chunkInWorker(deps.pool, doc.content, doc.fileName, chunking), ctx.signal);
@@ -99,7 +117,7 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
         chunks = outcome.chunks ?? [];
       }
       ctx.signal.throwIfAborted();
-      await progress(15, true);
+      await progress(textDone, true);
 
       // 2. Chunks, replaced whole, only while the job is still ours. From here the document is
       // searchable by its words.
@@ -113,7 +131,8 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
       if (deps.moderation) {
         await deps.moderation.checkDocument(doc, chunks.join('\n\n')).catch((err) => deps.logger.error('moderating a document failed', err));
       }
-      await progress(embedding ? 30 : 95, true);
+      embedFrom = Math.max(30, textDone + 3);
+      await progress(embedding ? embedFrom : 95, true);
     }
 
     // 3. Embeddings, batch by batch, read back from the stored chunks (the text above can go).
@@ -123,7 +142,7 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
           signal: ctx.signal,
           onProgress: async ({ done, total }) => {
             await repo.setEmbeddedCount(db, doc.id, done);
-            await progress(30 + (69 * done) / Math.max(total, 1));
+            await progress(embedFrom + ((99 - embedFrom) * done) / Math.max(total, 1));
           },
         });
       } catch (err) {
@@ -139,6 +158,23 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
     });
     if (!finished) throw new LostJobError();
     events.changed(doc.personalityId);
+  }
+
+  async function transcribe(ctx: JobContext, bytes: Buffer, kind: AudioKind, fileName: string, onProgress: (fraction: number) => Promise<void>) {
+    if (!deps.transcriber) throw new PermanentJobError(messages.voice.sttUnavailable);
+    const format = FORMAT_OF_AUDIO_KIND[kind];
+    if (!deps.transcriber.formats.includes(format)) throw new PermanentJobError(messages.documents.audioOfflineWavOnly);
+    const payload = ctx.job.payload as Partial<ProcessPayload>;
+    const text = await deps.transcriber.transcribe(bytes, format, {
+      signal: ctx.signal,
+      done: Array.isArray(payload.transcribed) ? payload.transcribed : [],
+      checkpoint: async (texts, fraction) => {
+        if (!(await saveJobPayload(db, ctx.job.id, ctx.token, { ...payload, transcribed: texts }))) throw new LostJobError();
+        await onProgress(fraction);
+      },
+    });
+    if (!text.trim()) throw new PermanentJobError(messages.documents.audioNoSpeech(fileName));
+    return text;
   }
 
   return {

@@ -19,6 +19,7 @@ import { createDocumentProcessor, PROCESS_JOB } from './document-processor';
 import type { ModerationService } from '../moderation/moderation.service';
 import { createUrlImporter } from './documents-import';
 import { MAX_TEXT_CHARS } from './text-extract';
+import type { AudioTranscriber } from './audio-transcriber';
 
 export interface DocumentsModuleDeps {
   config: AppConfig;
@@ -29,6 +30,8 @@ export interface DocumentsModuleDeps {
   storage?: BlobStorage;
   /** Defaults to providers.ts's choice (EMBEDDING_MODEL, else the embedded model); null: none. */
   embeddings?: EmbeddingClient | null;
+  /** Speech-to-text for audio documents (the voice module's provider); none: audio is refused. */
+  transcriber?: AudioTranscriber;
   /** Document moderation (issue 15): the processing job checks text; held documents stay private. */
   moderation?: Pick<ModerationService, 'checkDocument' | 'documentHeld'>;
 }
@@ -69,6 +72,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps) {
     embeddingBatchSize: d.embeddingBatchSize,
     maxPages: d.extractMaxPages,
     moderation: deps.moderation,
+    transcriber: deps.transcriber,
   });
   const importUrl = createUrlImporter(service, pool, {
     timeoutMs: d.urlImportTimeoutMs,
@@ -80,6 +84,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps) {
   return {
     service,
     importUrl,
+    transcriber: deps.transcriber,
     events,
     storage,
     /** EVENT_STREAMS_PER_CLIENT: open event streams allowed per user and per address. */

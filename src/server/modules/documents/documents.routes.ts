@@ -20,6 +20,7 @@ import {
 } from '../../../shared/schemas/documents';
 import type { DocumentsModule } from './documents.module';
 import { handleUpload } from './documents-upload';
+import { handleAudioUpload } from './documents-audio-upload';
 import { documentEventsHandler } from './documents-stream';
 
 const tags = ['documents'];
@@ -28,6 +29,35 @@ const docParams = z.object({ id: z.string(), documentId: z.string() });
 const tooLarge = { 413: { content: { 'application/json': { schema: errorResponseSchema } }, description: 'Body over the upload cap' } };
 const conflict = { 409: { content: { 'application/json': { schema: errorResponseSchema } }, description: 'Already being processed' } };
 
+const audioUpload = createRoute({
+  method: 'post',
+  path: '/{id}/documents/audio',
+  tags,
+  summary: 'Upload one audio file (MP3, WAV or M4A, up to 20 MB; field "file", optional "title" and isPrivate) to be transcribed into a document (owner)',
+  request: {
+    params: idParams,
+    body: {
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            properties: { file: { type: 'string', format: 'binary' }, title: { type: 'string' }, isPrivate: { type: 'string', enum: ['true', 'false'] } },
+          },
+        },
+      },
+      required: true,
+    },
+  },
+  responses: { 201: jsonResponse(documentResponseSchema, 'The document, queued for transcription'), ...errorResponses, ...tooLarge },
+});
+const audioFile = createRoute({
+  method: 'get',
+  path: '/{id}/documents/{documentId}/audio',
+  tags,
+  summary: 'The original audio of a transcribed document (owner)',
+  request: { params: docParams },
+  responses: { 200: { description: 'The audio bytes', content: { 'audio/mpeg': { schema: { type: 'string', format: 'binary' } } } }, ...errorResponses },
+});
 const list = createRoute({
   method: 'get',
   path: '/{id}/documents',
@@ -131,6 +161,21 @@ export function documentRoutes(documents: DocumentsModule, logger: Logger) {
       return c.json({ documents: await service.list(viewer, c.req.valid('param').id) }, 200);
     })
     .openapi(upload, (c) => handleUpload(c, service, logger, c.req.valid('param').id) as never)
+    .openapi(audioUpload, (c) => handleAudioUpload(c, service, documents.transcriber, c.req.valid('param').id) as never)
+    .openapi(audioFile, async (c) => {
+      const viewer = requireViewer(c.get('viewer'));
+      const { id, documentId } = c.req.valid('param');
+      const audio = await service.audioFile(viewer, id, documentId);
+      return new Response(new Uint8Array(audio.bytes), {
+        status: 200,
+        headers: {
+          'content-type': audio.mimeType,
+          'content-length': String(audio.bytes.length),
+          'cache-control': 'private, no-store',
+          'x-content-type-options': 'nosniff',
+        },
+      }) as never;
+    })
     .openapi(importUrl, async (c) => {
       const viewer = requireViewer(c.get('viewer'));
       return c.json({ document: await documents.importUrl(viewer, c.req.valid('param').id, c.req.valid('json')) }, 201);

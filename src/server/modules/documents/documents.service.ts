@@ -7,7 +7,7 @@ import type { Viewer } from '../../auth/session';
 import type { Clock } from '../../lib/clock';
 import { AppError, isForeignKeyViolation } from '../../lib/errors';
 import type { BlobStorage } from '../../storage/storage';
-import { documentKey, personalityPrefix } from '../../storage/storage';
+import { BlobNotFoundError, documentKey, personalityPrefix } from '../../storage/storage';
 import { enqueueJob, deleteFailedJobs } from '../../jobs/jobs.repository';
 import { loadOwnedPersonality, loadVisiblePersonality, isUuid } from '../personalities/personality-access';
 import type { PersonalityRow } from '../personalities/personalities.repository';
@@ -154,6 +154,18 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       events.changed(personality.id);
       const fresh = await repo.findDocument(db, personality.id, row.id);
       return toDocumentDto(fresh ?? row);
+    },
+
+    /** The stored audio of an audio document (owner), to play it back beside its transcript. */
+    async audioFile(viewer: Viewer, personalityId: string, documentId: string): Promise<{ bytes: Buffer; mimeType: string }> {
+      const doc = await ownedDocument(viewer, personalityId, documentId);
+      if (!doc.filePath || !doc.mimeType?.startsWith('audio/')) throw new AppError('NOT_FOUND', messages.documents.notFound);
+      try {
+        return { bytes: await storage.get(doc.filePath), mimeType: doc.mimeType };
+      } catch (err) {
+        if (err instanceof BlobNotFoundError) throw new AppError('NOT_FOUND', messages.documents.storedFileMissing(doc.fileName));
+        throw err;
+      }
     },
 
     async process(viewer: Viewer, personalityId: string, documentId: string): Promise<DocumentDto> {

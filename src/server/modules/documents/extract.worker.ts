@@ -84,6 +84,9 @@ async function extract(req: ExtractOp): Promise<Extracted> {
       return { text: markdownToText(decode(req.bytes)), title: null };
     case 'text':
       return { text: decode(req.bytes), title: null };
+    default:
+      // Audio is transcribed by the speech-to-text provider in the job, never extracted here.
+      throw new Failure('corrupt');
   }
 }
 

@@ -4,8 +4,18 @@
 import { messages } from '../../../shared/messages';
 import type { DocumentExtension } from '../../../shared/limits';
 import { listZipEntries } from './zip-inspect';
+import { AUDIO_MIME, sniffAudio, type AudioFormat } from '../../ai/speech/audio-file';
 
-export type DocumentKind = 'text' | 'markdown' | 'pdf' | 'docx' | 'html';
+export type DocumentKind = 'text' | 'markdown' | 'pdf' | 'docx' | 'html' | AudioKind;
+/** Audio uploaded to be transcribed (POST .../documents/audio; sniffed by audio-file.ts). */
+export type AudioKind = 'audio-wav' | 'audio-mp3' | 'audio-m4a';
+
+export const AUDIO_KIND: Record<AudioFormat, AudioKind> = { wav: 'audio-wav', mp3: 'audio-mp3', m4a: 'audio-m4a' };
+export const FORMAT_OF_AUDIO_KIND: Record<AudioKind, AudioFormat> = { 'audio-wav': 'wav', 'audio-mp3': 'mp3', 'audio-m4a': 'm4a' };
+
+export function isAudioKind(kind: DocumentKind): kind is AudioKind {
+  return kind.startsWith('audio-');
+}
 
 export const MIME_BY_KIND: Record<DocumentKind, string> = {
   text: 'text/plain',
@@ -13,6 +23,9 @@ export const MIME_BY_KIND: Record<DocumentKind, string> = {
   pdf: 'application/pdf',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   html: 'text/html',
+  'audio-wav': AUDIO_MIME.wav,
+  'audio-mp3': AUDIO_MIME.mp3,
+  'audio-m4a': AUDIO_MIME.m4a,
 };
 
 const LABEL_BY_KIND: Record<DocumentKind, string> = {
@@ -21,6 +34,9 @@ const LABEL_BY_KIND: Record<DocumentKind, string> = {
   pdf: 'PDF',
   docx: 'Word (.docx)',
   html: 'HTML',
+  'audio-wav': 'WAV audio',
+  'audio-mp3': 'MP3 audio',
+  'audio-m4a': 'M4A audio',
 };
 
 // Typed by the shared list, so an extension accepted on one side and not the other fails the typecheck.
@@ -74,6 +90,10 @@ function contentMatches(kind: DocumentKind, bytes: Uint8Array): boolean {
     case 'text':
     case 'markdown':
       return isUtf8Text(bytes);
+    default: {
+      const audio = sniffAudio(bytes);
+      return audio.ok && AUDIO_KIND[audio.format] === kind;
+    }
   }
 }
 

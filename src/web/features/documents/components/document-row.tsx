@@ -3,10 +3,11 @@
 import { useId } from 'react';
 import { toast } from 'sonner';
 import { format } from 'date-fns';
-import { FileTextIcon, GlobeIcon, LoaderCircleIcon, RefreshCwIcon, ScissorsIcon } from 'lucide-react';
+import { AudioLinesIcon, FileTextIcon, GlobeIcon, LoaderCircleIcon, RefreshCwIcon, ScissorsIcon } from 'lucide-react';
 import { messages } from '../../../../shared/messages';
 import type { DocumentDto } from '../../../../shared/schemas/documents';
-import { errorMessage } from '../../../lib/api-client';
+import { api, errorMessage } from '../../../lib/api-client';
+import { isAudioDocument } from '../hooks/use-transcription-toasts';
 import { Button } from '../../../components/ui/button';
 import { Label } from '../../../components/ui/label';
 import { Switch } from '../../../components/ui/switch';
@@ -38,6 +39,7 @@ export function DocumentRow({ personalityId, document: doc, onOpen }: Props) {
   const privateId = useId();
   const variables = { personalityId, documentId: doc.id };
   const running = doc.status === 'processing';
+  const audio = isAudioDocument(doc);
 
   const details = [
     doc.sizeBytes !== null ? formatBytes(doc.sizeBytes) : null,
@@ -57,6 +59,8 @@ export function DocumentRow({ personalityId, document: doc, onOpen }: Props) {
           >
             {doc.sourceUrl ? (
               <GlobeIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
+            ) : audio ? (
+              <AudioLinesIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
             ) : (
               <FileTextIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
             )}
@@ -72,6 +76,16 @@ export function DocumentRow({ personalityId, document: doc, onOpen }: Props) {
         <DocumentStatusBadge document={doc} />
       </div>
       <DocumentStatusDetail document={doc} />
+      {audio && (
+        // The original recording, streamed from the server only when played.
+        <audio
+          controls
+          preload="none"
+          aria-label={`Play ${doc.fileName}`}
+          className="h-8 w-full max-w-sm"
+          src={api.api.personalities[':id'].documents[':documentId'].audio.$path({ param: { id: personalityId, documentId: doc.id } })}
+        />
+      )}
       <div className="flex flex-wrap items-center gap-x-2 gap-y-1.5">
         <Button
           variant="outline"
@@ -85,7 +99,7 @@ export function DocumentRow({ personalityId, document: doc, onOpen }: Props) {
           }
         >
           {process.isPending ? <LoaderCircleIcon className="animate-spin" aria-hidden /> : <RefreshCwIcon aria-hidden />}
-          Process
+          {audio && doc.status === 'failed' ? 'Retry' : 'Process'}
         </Button>
         <Button
           variant="outline"

@@ -1,4 +1,4 @@
-// The Documents tab: upload (files and articles by URL) above the document list, or one
+// The Documents tab: upload (files, articles by URL, audio to transcribe) above the document list, or one
 // document's chunk viewer in their place. The list stays live (event stream, else polling) the
 // whole time the tab is open, so the viewer's document is current too.
 import { useState } from 'react';
@@ -9,12 +9,15 @@ import { ChunkViewer } from './chunk-viewer';
 import { DocumentList } from './document-list';
 import { DocumentUpload } from './document-upload';
 import { UrlImportForm } from './url-import-form';
+import { AudioUploadForm } from './audio-upload-form';
+import { useTranscriptionToasts } from '../hooks/use-transcription-toasts';
 
 export function DocumentsTab({ personalityId }: { personalityId: string }) {
   const [viewingId, setViewingId] = useState<string | null>(null);
   const live = useDocumentEvents(personalityId, true);
   const list = useListDocuments(personalityId, live ? false : limits.documentPollMs);
   // A document deleted meanwhile (here or in another tab) closes its viewer.
+  useTranscriptionToasts(list.data);
   const viewing = viewingId ? list.data?.find((d) => d.id === viewingId) : undefined;
 
   if (viewing) {
@@ -26,6 +29,7 @@ export function DocumentsTab({ personalityId }: { personalityId: string }) {
         <DocumentUpload personalityId={personalityId} />
         <UrlImportForm personalityId={personalityId} />
       </div>
+      <AudioUploadForm personalityId={personalityId} />
       <DocumentList
         personalityId={personalityId}
         documents={list.data}

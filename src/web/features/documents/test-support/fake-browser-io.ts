@@ -44,9 +44,9 @@ export class FakeXhr {
     }
   }
 
-  /** The one file this request carries (multipart field "files"). */
+  /** The one file this request carries (multipart field "files", or "file" for audio). */
   get file(): File {
-    return this.body?.get('files') as File;
+    return (this.body?.get('files') ?? this.body?.get('file')) as File;
   }
 
   progress(fraction: number) {
