@@ -229,6 +229,14 @@ export const messages = {
     audioTitleTooLong: 'The title is too long (at most 200 characters).',
     audioNoFile: 'Choose an audio file to upload.',
     transcribed: (file: string) => `Transcription complete: ${file}`,
+    // Spec section 8: the document recording widget.
+    noRecording: 'No Recording',
+    noRecordingHint: 'Record something first, then upload it.',
+    titleRequired: 'Title Required',
+    titleRequiredHint: 'Give the recording a title before uploading it.',
+    recordingError: 'Recording Error: Could not access microphone. Please check permissions.',
+    recordingLimit: (minutes: number) => `Recording stopped: the limit is ${minutes} minutes.`,
+    recordingUnreadable: 'The recording could not be read. Please record again.',
   },
   voice: {
     // Spec section 8, Speech (server answers; the web side adds the microphone texts here too).

@@ -2,14 +2,28 @@
 // transcribed (the server sends it to a loopback fake of OpenAI's transcriptions API), hears the
 // original from the document, and the offline responder answers from the transcript and cites it
 // as "{title} (chunk N)". A failed transcription shows its reason and Retry works.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { messages } from '../../src/shared/messages';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-fake';
-import { silentMp3 } from '../fakes/fake-audio';
+import { silentMp3, toneWav } from '../fakes/fake-audio';
 import { startKindred, signUpOn, type KindredProcess } from './support/model-server';
 import { uniqueEmail, PASSWORD } from './support/accounts';
 import { skipOnboarding } from './support/onboarding';
 
+// Chromium plays this WAV as the microphone (the recording widget's flow).
+const micWav = path.join(os.tmpdir(), `kindred-e2e-docmic-${process.pid}.wav`);
+fs.writeFileSync(micWav, toneWav(20, 48000, 330));
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+test.use({
+  launchOptions: {
+    executablePath: chromiumPath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--no-first-run',
+      '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${micWav}`, '--autoplay-policy=no-user-gesture-required'],
+  },
+});
 test.describe.configure({ mode: 'serial' });
 
 const TRANSCRIPT = 'My first dog was a collie called Bran. He herded sheep on the hills above Tobermory every morning.';
@@ -99,4 +113,39 @@ test('an uploaded speech is transcribed, playable, and cited in a reply; a faile
     await expect(reply).toContainText('collie called Bran', { timeout: 30_000 });
     await expect(reply.getByRole('list', { name: 'Document references' })).toContainText(/Tobermory talk \(chunk \d+\)/);
   });
+});
+
+test('record in the Documents modal, listen back, upload with a title; it is transcribed like a speech', async ({ page }) => {
+  const name = `Ewan ${Date.now().toString(36)}`;
+  const dialog = await ownerWithPersonality(page, name);
+  const widget = dialog.getByRole('region', { name: 'Record audio' });
+  fake.setAudio({ transcript: 'We met at the Salen show in 1979, over a pen of Blackface ewes.', transcribeFail: 'none' });
+  const before = fake.transcriptions.length;
+
+  await widget.getByRole('button', { name: 'Upload Recording' }).click();
+  await expect(page.getByText(messages.documents.noRecording, { exact: true })).toBeVisible();
+
+  await widget.getByRole('button', { name: 'Start Recording' }).click();
+  await expect(widget.getByRole('status', { name: 'Recording state' })).toHaveText(/Recording 0:0[2-9]/, { timeout: 10_000 });
+  await widget.getByRole('button', { name: 'Stop Recording' }).click();
+  await expect(widget.getByRole('status', { name: 'Recording state' })).toHaveText(/Recorded 0:0\d/);
+
+  await test.step('the preview plays the recording', async () => {
+    await widget.getByRole('button', { name: 'Play recording' }).click();
+    await expect(widget.getByRole('button', { name: 'Pause recording' })).toBeVisible();
+    await widget.getByRole('button', { name: 'Pause recording' }).click();
+    await expect(widget.getByRole('button', { name: 'Play recording' })).toBeVisible();
+  });
+
+  await widget.getByRole('button', { name: 'Upload Recording' }).click();
+  await expect(page.getByText(messages.documents.titleRequired, { exact: true })).toBeVisible();
+  await widget.getByLabel('Recording title').fill('How we met');
+  await widget.getByRole('button', { name: 'Upload Recording' }).click();
+  await expect(page.getByText(messages.documents.transcribed('How we met'))).toBeVisible({ timeout: 30_000 });
+  await expect(dialog.getByRole('listitem', { name: 'How we met' }).getByTestId('document-status')).toHaveText('Ready');
+  // What reached speech-to-text is the recording as a 16 kHz mono WAV of about its length.
+  const sent = fake.transcriptions.slice(before);
+  expect(sent).toHaveLength(1);
+  expect(sent[0]).toMatchObject({ wav: true, sampleRate: 16000, channels: 1 });
+  expect(sent[0]!.bytes).toBeGreaterThan(16000 * 2 * 1.5);
 });

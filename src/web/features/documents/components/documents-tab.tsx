@@ -1,4 +1,4 @@
-// The Documents tab: upload (files, articles by URL, audio to transcribe) above the document list, or one
+// The Documents tab: upload (files, articles by URL, audio to transcribe, a recording) above the document list, or one
 // document's chunk viewer in their place. The list stays live (event stream, else polling) the
 // whole time the tab is open, so the viewer's document is current too.
 import { useState } from 'react';
@@ -10,6 +10,7 @@ import { DocumentList } from './document-list';
 import { DocumentUpload } from './document-upload';
 import { UrlImportForm } from './url-import-form';
 import { AudioUploadForm } from './audio-upload-form';
+import { RecordingWidget } from './recording-widget';
 import { useTranscriptionToasts } from '../hooks/use-transcription-toasts';
 
 export function DocumentsTab({ personalityId }: { personalityId: string }) {
@@ -29,7 +30,10 @@ export function DocumentsTab({ personalityId }: { personalityId: string }) {
         <DocumentUpload personalityId={personalityId} />
         <UrlImportForm personalityId={personalityId} />
       </div>
-      <AudioUploadForm personalityId={personalityId} />
+      <div className="grid gap-4 md:grid-cols-2">
+        <AudioUploadForm personalityId={personalityId} />
+        <RecordingWidget personalityId={personalityId} />
+      </div>
       <DocumentList
         personalityId={personalityId}
         documents={list.data}
