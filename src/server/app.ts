@@ -43,11 +43,12 @@ import { contentFlagRoutes, reportRoutes } from './modules/moderation/moderation
 import { createModerator } from './ai/providers';
 import { forceRevokeOtherSessions } from './security/request-hygiene';
 import { limits } from '../shared/limits';
-import { createSpeechSynthesizers, createSpeechToText } from './ai/providers';
+import { createSpeechSynthesizers, createSpeechToText, createVoiceCloning } from './ai/providers';
 import { createVoiceService } from './modules/voice/voice.service';
 import { voiceMonitoringRoutes, voicePersonalityRoutes, voiceRoutes } from './modules/voice/voice.routes';
 import { isVoiceUploadPath } from './modules/voice/voice-upload';
 import { isAudioUploadPath } from './modules/documents/documents-audio-upload';
+import { isCloneUploadPath, removeClonedVoiceOnDelete } from './modules/voice/voice-clone';
 import { createAudioTranscriber } from './modules/documents/audio-transcriber';
 
 export interface AppDeps {
@@ -89,7 +90,8 @@ export function createApp(deps: AppDeps) {
     transcriber: speechToText ? createAudioTranscriber(speechToText) : undefined,
   });
   // Deleting a personality also removes its stored files (rows cascade in the database).
-  const personalities = createPersonalityService(db, [documents.onPersonalityDeleted]);
+  const cloneDeps = { db, logger, cloning: createVoiceCloning(config) };
+  const personalities = createPersonalityService(db, [documents.onPersonalityDeleted, removeClonedVoiceOnDelete(cloneDeps)]);
   const conversations = createConversationsModule({ config, db, clock, logger, secret: deps.authSecret, hasVector: database.hasVector, moderation });
 
   const voice = createVoiceService({
@@ -100,6 +102,7 @@ export function createApp(deps: AppDeps) {
     synthesizers: createSpeechSynthesizers(config),
     dailyCreditLimit: config.voice.dailyCreditLimit,
     maxRecordingSeconds: config.voice.maxRecordingSeconds,
+    cloning: Boolean(cloneDeps.cloning),
   });
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -142,7 +145,7 @@ export function createApp(deps: AppDeps) {
   const textGuard = jsonTextGuard();
   // File uploads stream through their own, larger limits (documents-upload.ts).
   app.use('/api/*', (c, next) =>
-    isStreamedUploadPath(c.req.method, c.req.path) || isAudioUploadPath(c.req.method, c.req.path) || isCardUploadPath(c.req.method, c.req.path) || isVoiceUploadPath(c.req.method, c.req.path)
+    isStreamedUploadPath(c.req.method, c.req.path) || isAudioUploadPath(c.req.method, c.req.path) || isCloneUploadPath(c.req.method, c.req.path) || isCardUploadPath(c.req.method, c.req.path) || isVoiceUploadPath(c.req.method, c.req.path)
       ? next()
       : jsonBodyLimit(c, async () => {
           await textGuard(c, next);
@@ -219,10 +222,16 @@ export function createApp(deps: AppDeps) {
     .route('/api/admin/monitoring', voiceMonitoringRoutes(voice))
     .route(
       '/api/personalities',
-      voicePersonalityRoutes(voice, {
+      voicePersonalityRoutes(
+        voice,
+        {
         transcribe: rateLimit(db, clock, { endpoint: 'voice/transcribe', max: config.rateLimits.voicePerMinute, windowSeconds: 60 }),
         speech: rateLimit(db, clock, { endpoint: 'voice/speech', max: config.rateLimits.speechPerMinute, windowSeconds: 60 }),
-      }),
+        // A clone costs the owner's ElevenLabs plan: a few an hour is plenty.
+        clone: rateLimit(db, clock, { endpoint: 'voice/clone', max: config.rateLimits.voiceClonePerHour, windowSeconds: 3600 }),
+        },
+        cloneDeps,
+      ),
     );
 
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Kindred API', version: '1' } });

@@ -88,6 +88,7 @@ const envSchema = z.object({
   RATE_LIMIT_VOICE_PER_MINUTE: z.coerce.number().int().positive().default(20),
   /** Speech is asked for sentence by sentence: one reply is several requests. */
   RATE_LIMIT_SPEECH_PER_MINUTE: z.coerce.number().int().positive().default(200),
+  RATE_LIMIT_VOICE_CLONE_PER_HOUR: z.coerce.number().int().positive().default(10),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -131,6 +132,7 @@ export interface AppConfig {
     eventStreamsPerClient: number;
     voicePerMinute: number;
     speechPerMinute: number;
+    voiceClonePerHour: number;
   };
   trustedProxies: string[];
   moderation: { model?: string; threshold: number; severeTypes: string[] };
@@ -209,6 +211,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       eventStreamsPerClient: e.EVENT_STREAMS_PER_CLIENT,
       voicePerMinute: e.RATE_LIMIT_VOICE_PER_MINUTE,
       speechPerMinute: e.RATE_LIMIT_SPEECH_PER_MINUTE,
+      voiceClonePerHour: e.RATE_LIMIT_VOICE_CLONE_PER_HOUR,
     },
     moderation: {
       model: e.MODERATION_MODEL,

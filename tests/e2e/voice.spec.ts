@@ -11,7 +11,7 @@ import { chromium, expect, test, type Page } from '@playwright/test';
 import { messages } from '../../src/shared/messages';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-fake';
 import { startFakeElevenLabs, type FakeElevenLabs } from '../fakes/elevenlabs-fake';
-import { toneWav } from '../fakes/fake-audio';
+import { silentMp3, toneWav } from '../fakes/fake-audio';
 import { startKindred, signUpOn, type KindredProcess } from './support/model-server';
 import { uniqueEmail, PASSWORD } from './support/accounts';
 import { skipOnboarding } from './support/onboarding';
@@ -262,6 +262,39 @@ test('an OpenAI voice failure is spoken by the browser; an ElevenLabs failure is
     await expect(log(page, other).getByText('I was born in London in 1815.')).toBeVisible();
     expect(eleven.requests.at(-1)?.voiceId).toBeTruthy();
   });
+});
+
+test('clone a voice from the Documents modal; the personality then speaks with it', async ({ page }) => {
+  const name = `Angus ${Date.now().toString(36)}`;
+  await signedInWith(page, { name, voiceProvider: 'default' });
+  eleven.set({ fail: 'none', cloneFail: 'none' });
+  const clonesBefore = eleven.clones.length;
+
+  await page.goto(app.url);
+  await page.getByRole('article', { name, exact: true }).getByRole('button', { name: `Docs for ${name}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Documents for ${name}` });
+  const form = dialog.getByRole('form', { name: 'Clone this voice' });
+  await form.getByLabel('Voice sample').setInputFiles({ name: 'angus.mp3', mimeType: 'audio/mpeg', buffer: Buffer.from(silentMp3(30)) });
+  await form.getByLabel('Voice name (optional)').fill('Angus at 80');
+  await form.getByRole('button', { name: 'Create Voice Clone' }).click();
+  await expect(form.getByRole('alert')).toHaveText(messages.voice.cloneConsentRequired);
+  await form.getByLabel(messages.voice.cloneConsentText).check();
+  await form.getByRole('button', { name: 'Create Voice Clone' }).click();
+  await expect(page.getByText(messages.voice.cloned('Angus at 80'))).toBeVisible();
+  expect(eleven.clones.length).toBe(clonesBefore + 1);
+  const voiceId = eleven.clones.at(-1)!.voiceId!;
+  await dialog.getByRole('button', { name: 'Close' }).first().click();
+  // The card's voice badge says so.
+  await expect(page.getByRole('article', { name, exact: true })).toContainText('Custom voice');
+
+  const speechesBefore = eleven.requests.length;
+  await page.getByRole('button', { name: `Start Chat with ${name}` }).click();
+  await expect(status(page)).toHaveText('Ready');
+  await speak(page, 600);
+  await expect.poll(async () => (await probe(page)).ended, { timeout: 20_000 }).toBe(REPLY_SENTENCES);
+  const asked = eleven.requests.slice(speechesBefore).map((r) => r.voiceId);
+  expect(asked).toHaveLength(REPLY_SENTENCES);
+  expect(asked.every((id) => id === voiceId)).toBe(true);
 });
 
 test('a denied microphone says how to allow it, and text chat still works', async () => {

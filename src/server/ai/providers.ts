@@ -16,6 +16,7 @@ import { createOpenAISpeechToText } from './speech/openai-speech-to-text';
 import { createPocketsphinxSpeechToText, findPocketsphinx } from './speech/pocketsphinx-speech-to-text';
 import { createOpenAITextToSpeech } from './speech/openai-text-to-speech';
 import { createElevenLabsTextToSpeech } from './speech/elevenlabs-text-to-speech';
+import { createElevenLabsVoiceCloning, type VoiceCloning } from './speech/elevenlabs-voice-cloning';
 import { createFliteTextToSpeech, fliteWasmPath } from './speech/flite-text-to-speech';
 import { createFestivalTextToSpeech, festivalAvailable } from './speech/festival-text-to-speech';
 
@@ -85,6 +86,12 @@ export function createSpeechToText(config: Pick<AppConfig, 'openai' | 'voice'>):
   if (config.voice.offlineStt === 'off') return undefined;
   const cli = findPocketsphinx();
   return cli ? createPocketsphinxSpeechToText(cli) : undefined;
+}
+
+/** ElevenLabs instant voice cloning: needs a real API key (a base URL alone is not enough). */
+export function createVoiceCloning(config: Pick<AppConfig, 'elevenlabs'>): VoiceCloning | undefined {
+  const { apiKey, baseUrl } = config.elevenlabs;
+  return apiKey ? createElevenLabsVoiceCloning({ apiKey, baseUrl }) : undefined;
 }
 
 export interface SpeechSynthesizers {

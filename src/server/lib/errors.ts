@@ -23,6 +23,9 @@ export const errorStatus = {
   TTS_FALLBACK: 502,
   TTS_ERROR: 502,
   TTS_BROWSER: 503,
+  CLONE_UNAVAILABLE: 503,
+  CLONE_SUBSCRIPTION: 402,
+  CLONE_FAILED: 502,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
@@ -47,6 +50,9 @@ const defaultMessage: Record<ErrorCode, string> = {
   TTS_FALLBACK: messages.voice.ttsFallback,
   TTS_ERROR: messages.voice.ttsError,
   TTS_BROWSER: messages.voice.ttsBrowser,
+  CLONE_UNAVAILABLE: messages.voice.cloneNotConfigured,
+  CLONE_SUBSCRIPTION: messages.voice.cloneSubscription,
+  CLONE_FAILED: messages.voice.cloneFailed,
 };
 
 export class AppError extends Error {

@@ -4,6 +4,7 @@
 // boundaries. M4A (MP4 boxes) is sent whole: the 20 MB upload cap is under the 25 MB that
 // OpenAI-compatible transcription accepts, and re-muxing MP4 needs a decoder we do not ship.
 import { checkWav } from '../../modules/voice/wav-check';
+import { messages } from '../../../shared/messages';
 
 export type AudioFormat = 'wav' | 'mp3' | 'm4a';
 
@@ -101,6 +102,20 @@ export function sniffAudio(bytes: Uint8Array): AudioSniff {
     return { ok: false, reason: wav.reason === 'truncated' || wav.reason === 'empty' ? 'truncated' : wav.reason === 'format' ? 'wav-format' : 'not-audio' };
   }
   return sniffM4a(bytes) ?? sniffMp3(bytes) ?? { ok: false, reason: 'not-audio' };
+}
+
+/** What to tell the person about a file sniffAudio refused (spec section 5's wording for the type). */
+export function audioProblemMessage(reason: Exclude<AudioSniff, { ok: true }>['reason']): string {
+  switch (reason) {
+    case 'empty':
+      return messages.documents.audioEmpty;
+    case 'truncated':
+      return messages.documents.audioTruncated;
+    case 'wav-format':
+      return messages.documents.audioWavFormat;
+    case 'not-audio':
+      return messages.documents.audioType;
+  }
 }
 
 export interface AudioPiece {

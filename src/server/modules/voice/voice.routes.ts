@@ -11,6 +11,7 @@ import { messages } from '../../../shared/messages';
 import type { VoiceService } from './voice.service';
 import { SPEECH_TEXT_MAX } from './voice.service';
 import { readAudioBody } from './voice-upload';
+import { handleVoiceClone, type VoiceCloneDeps } from './voice-clone';
 
 const capabilitiesSchema = z.object({
   stt: z.object({
@@ -20,6 +21,7 @@ const capabilitiesSchema = z.object({
     howToConfigure: z.string().optional(),
   }),
   tts: z.object({ default: z.enum(['embedded', 'festival', 'browser']), openai: z.boolean(), elevenlabs: z.boolean() }),
+  cloning: z.object({ available: z.boolean(), howToConfigure: z.string().optional() }),
   limits: z.object({ maxRecordingSeconds: z.number(), maxAudioBytes: z.number() }),
 });
 const usageSchema = z.object({ date: z.string(), charactersUsed: z.number(), dailyLimit: z.number() });
@@ -78,11 +80,18 @@ export function asVoiceLimit(limit: MiddlewareHandler<AppEnv>): MiddlewareHandle
   };
 }
 
-export function voicePersonalityRoutes(service: VoiceService, limits: { transcribe: MiddlewareHandler<AppEnv>; speech: MiddlewareHandler<AppEnv> }) {
+export function voicePersonalityRoutes(
+  service: VoiceService,
+  limits: { transcribe: MiddlewareHandler<AppEnv>; speech: MiddlewareHandler<AppEnv>; clone: MiddlewareHandler<AppEnv> },
+  clone: VoiceCloneDeps,
+) {
   const router = createRouter();
   router.use('/:id/voice/transcribe', asVoiceLimit(limits.transcribe));
   router.use('/:id/voice/speech', asVoiceLimit(limits.speech));
+  router.use('/:id/voice/clone', limits.clone);
   return router
+    // multipart: sample (file), name, description, consent=true (owner).
+    .post('/:id/voice/clone', (c) => handleVoiceClone(c, clone, c.req.param('id')))
     .post('/:id/voice/transcribe', async (c) => {
       // Who is asking is settled before a byte of the body is read.
       await service.visiblePersonality(c.req.param('id'), c.get('viewer')?.id ?? null);

@@ -26,11 +26,14 @@ export interface VoiceDeps {
   synthesizers: SpeechSynthesizers;
   dailyCreditLimit: number;
   maxRecordingSeconds: number;
+  /** ElevenLabs instant voice cloning is configured (an API key). */
+  cloning?: boolean;
 }
 
 export interface Capabilities {
   stt: { available: boolean; engine: 'openai' | 'pocketsphinx' | null; approximate: boolean; howToConfigure?: string };
   tts: { default: 'embedded' | 'festival' | 'browser'; openai: boolean; elevenlabs: boolean };
+  cloning: { available: boolean; howToConfigure?: string };
   limits: { maxRecordingSeconds: number; maxAudioBytes: number };
 }
 
@@ -68,6 +71,7 @@ export function createVoiceService(deps: VoiceDeps) {
           ? { available: true, engine: stt.engine, approximate: stt.approximate }
           : { available: false, engine: null, approximate: false, howToConfigure: messages.voice.sttUnavailable },
         tts: { default: d ? (d.provider === 'festival' ? 'festival' : 'embedded') : 'browser', openai: Boolean(synthesizers.openai), elevenlabs: Boolean(synthesizers.elevenlabs) },
+        cloning: deps.cloning ? { available: true } : { available: false, howToConfigure: messages.voice.cloneNotConfigured },
         limits: { maxRecordingSeconds: deps.maxRecordingSeconds, maxAudioBytes: AUDIO_MAX_BYTES },
       };
     },

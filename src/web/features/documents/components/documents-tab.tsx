@@ -1,4 +1,4 @@
-// The Documents tab: upload (files, articles by URL, audio to transcribe, a recording) above the document list, or one
+// The Documents tab: upload (files, articles by URL, audio to transcribe, a recording, a voice sample to clone) above the document list, or one
 // document's chunk viewer in their place. The list stays live (event stream, else polling) the
 // whole time the tab is open, so the viewer's document is current too.
 import { useState } from 'react';
@@ -11,6 +11,7 @@ import { DocumentUpload } from './document-upload';
 import { UrlImportForm } from './url-import-form';
 import { AudioUploadForm } from './audio-upload-form';
 import { RecordingWidget } from './recording-widget';
+import { VoiceCloneForm } from './voice-clone-form';
 import { useTranscriptionToasts } from '../hooks/use-transcription-toasts';
 
 export function DocumentsTab({ personalityId }: { personalityId: string }) {
@@ -34,6 +35,7 @@ export function DocumentsTab({ personalityId }: { personalityId: string }) {
         <AudioUploadForm personalityId={personalityId} />
         <RecordingWidget personalityId={personalityId} />
       </div>
+      <VoiceCloneForm personalityId={personalityId} />
       <DocumentList
         personalityId={personalityId}
         documents={list.data}

@@ -1,0 +1,127 @@
+// POST /api/personalities/{id}/voice/clone: the owner uploads a voice sample (MP3, WAV or M4A by
+// its bytes, up to 11 MB) with a name and their confirmation that they may use this voice; the
+// sample goes to ElevenLabs instant cloning (official SDK), and the personality then speaks with
+// the clone (voice_provider elevenlabs, voice_settings {voice_id, provider, voice_type custom},
+// custom_voice_id). The consent is stored with who and when. The sample itself is not kept.
+// A clone replaced by a new one, or whose personality is deleted, is removed at the provider.
+import crypto from 'node:crypto';
+import type { Context } from 'hono';
+import { eq } from 'drizzle-orm';
+import type { AppEnv } from '../../auth/session';
+import type { Database } from '../../db/client';
+import { personalities } from '../../db/schema/personalities';
+import { voiceCloneConsents } from '../../db/schema/voice';
+import { AppError, errorBody } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
+import { readSingleFileForm } from '../../lib/single-file-form';
+import { messages } from '../../../shared/messages';
+import { AUDIO_MIME, audioProblemMessage, sniffAudio } from '../../ai/speech/audio-file';
+import { CloningUnavailableError, type VoiceCloning } from '../../ai/speech/elevenlabs-voice-cloning';
+import { SpeechProviderError } from '../../ai/speech/speech-types';
+import { loadOwnedPersonality } from '../personalities/personality-access';
+import { toPersonalityDto } from '../personalities/personalities.service';
+import type { PersonalityRow } from '../personalities/personalities.repository';
+
+/** Spec section 5: clone samples up to 11 MB. */
+export const CLONE_SAMPLE_MAX_BYTES = 11 * 1024 * 1024;
+const NAME_MAX = 100;
+const DESCRIPTION_MAX = 500;
+const CLONE_UPLOAD = /^\/api\/personalities\/[^/]+\/voice\/clone\/?$/;
+
+export function isCloneUploadPath(method: string, path: string): boolean {
+  return method === 'POST' && CLONE_UPLOAD.test(path);
+}
+
+export interface VoiceCloneDeps {
+  db: Database;
+  logger: Logger;
+  /** Undefined without ELEVENLABS_API_KEY: cloning says how to configure it. */
+  cloning?: VoiceCloning;
+}
+
+export async function handleVoiceClone(c: Context<AppEnv>, deps: VoiceCloneDeps, personalityId: string) {
+  const viewer = c.get('viewer');
+  if (!viewer) throw new AppError('UNAUTHENTICATED');
+  const personality = await loadOwnedPersonality(deps.db, personalityId, viewer.id);
+  if (!deps.cloning) throw new AppError('CLONE_UNAVAILABLE');
+
+  const read = await readSingleFileForm(c.req.raw, CLONE_SAMPLE_MAX_BYTES);
+  if (!read.ok) {
+    if (read.reason === 'too-large') return c.json(errorBody('PAYLOAD_TOO_LARGE', messages.voice.cloneTooLarge), 413, { connection: 'close' });
+    throw new AppError('BAD_REQUEST', read.reason === 'not-multipart' ? messages.documents.notMultipart : messages.documents.uploadMalformed);
+  }
+  const { fields, file } = read.form;
+  if (fields.consent !== 'true') throw new AppError('BAD_REQUEST', messages.voice.cloneConsentRequired);
+  if (!file) throw new AppError('BAD_REQUEST', messages.voice.cloneNoFile);
+  const sniff = sniffAudio(file.bytes);
+  if (!sniff.ok) throw new AppError('BAD_REQUEST', audioProblemMessage(sniff.reason));
+  const name = (fields.name ?? '').trim() || personality.name;
+  if (Array.from(name).length > NAME_MAX) throw new AppError('BAD_REQUEST', messages.voice.cloneNameTooLong);
+  const description = (fields.description ?? '').trim().slice(0, DESCRIPTION_MAX) || undefined;
+
+  let voiceId: string;
+  try {
+    voiceId = await deps.cloning.clone(
+      { name, description, sample: { bytes: file.bytes, fileName: `sample.${sniff.format}`, mimeType: AUDIO_MIME[sniff.format] } },
+      c.req.raw.signal,
+    );
+  } catch (err) {
+    if (err instanceof CloningUnavailableError) {
+      throw new AppError('CLONE_SUBSCRIPTION', messages.voice.cloneSubscription, { details: { reason: err.message, hint: messages.voice.cloneSubscriptionHint } });
+    }
+    const reason = err instanceof SpeechProviderError ? err.message : 'ElevenLabs could not be reached';
+    deps.logger.warn('voice cloning failed', err instanceof Error ? err.message : err);
+    throw new AppError('CLONE_FAILED', messages.voice.cloneFailedReason(reason), { details: { reason } });
+  }
+
+  let updated: PersonalityRow | undefined;
+  try {
+    updated = await deps.db.transaction(async (tx) => {
+      const rows = await tx
+        .update(personalities)
+        .set({
+          voiceProvider: 'elevenlabs',
+          voiceSettings: { voice_id: voiceId, provider: 'elevenlabs', voice_type: 'custom' },
+          customVoiceId: voiceId,
+          updatedAt: new Date(),
+        })
+        .where(eq(personalities.id, personality.id))
+        .returning();
+      if (rows.length === 0) return undefined;
+      await tx.insert(voiceCloneConsents).values({
+        personalityId: personality.id,
+        userId: viewer.id,
+        voiceId,
+        voiceName: name,
+        sampleSha256: crypto.createHash('sha256').update(file.bytes).digest('hex'),
+        consentText: messages.voice.cloneConsentText,
+      });
+      return rows[0];
+    });
+  } catch (err) {
+    await removeQuietly(deps, voiceId);
+    throw err;
+  }
+  if (!updated) {
+    // Deleted while the clone was being made: nothing may keep the new voice.
+    await removeQuietly(deps, voiceId);
+    throw new AppError('NOT_FOUND', messages.personality.notFound);
+  }
+  if (personality.customVoiceId && personality.customVoiceId !== voiceId) await removeQuietly(deps, personality.customVoiceId);
+  return c.json({ personality: toPersonalityDto(updated, viewer.id) }, 201);
+}
+
+async function removeQuietly(deps: VoiceCloneDeps, voiceId: string) {
+  try {
+    await deps.cloning?.remove(voiceId);
+  } catch (err) {
+    deps.logger.warn(`could not remove cloned voice ${voiceId} at ElevenLabs`, err instanceof Error ? err.message : err);
+  }
+}
+
+/** Personality deleted: its cloned voice goes too (a failure is logged, never blocks the delete). */
+export function removeClonedVoiceOnDelete(deps: VoiceCloneDeps) {
+  return async (row: PersonalityRow) => {
+    if (row.customVoiceId) await removeQuietly(deps, row.customVoiceId);
+  };
+}
