@@ -23,6 +23,8 @@ export interface FakeAudioSettings {
   transcriptWithSeconds?: boolean;
   /** Transcription calls (counted from 0, all since start) that answer 500, once each. */
   transcribeFailCalls?: number[];
+  /** Calls from this one on wait, unanswered, until the setting is cleared (a crash test's window). */
+  transcribeHoldFrom?: number;
 }
 
 export interface RecordedTranscription {
@@ -103,6 +105,7 @@ export function createAudioHandlers(state: { settings: FakeAudioSettings; transc
       const call = state.transcriptions.push(record) - 1;
       const s = state.settings;
       if (s.transcribeDelayMs > 0) await sleep(s.transcribeDelayMs);
+      while (s.transcribeHoldFrom !== undefined && call >= s.transcribeHoldFrom && !res.destroyed) await sleep(50);
       if (s.transcribeFail !== 'none') return sendError(res, s.transcribeFail);
       if (s.transcribeFailCalls?.includes(call)) return sendError(res, 'server_error');
       if (!record.model || record.bytes === 0) {

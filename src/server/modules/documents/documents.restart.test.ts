@@ -70,7 +70,87 @@ const paragraph = (i: number) =>
   `Paragraph ${i} tells how the looms of Lyon read punched cards, and how the engine would read them too. ` +
   `It goes on about gears, columns of numbers, and the patience of mechanics in the workshop number ${i}.`;
 
+/** A mono 8 kHz tone WAV of `seconds`. */
+function toneWav8k(seconds: number): Uint8Array {
+  const n = 8000 * seconds;
+  const b = Buffer.alloc(44 + n * 2);
+  b.write('RIFF', 0);
+  b.writeUInt32LE(36 + n * 2, 4);
+  b.write('WAVE', 8);
+  b.write('fmt ', 12);
+  b.writeUInt32LE(16, 16);
+  b.writeUInt16LE(1, 20);
+  b.writeUInt16LE(1, 22);
+  b.writeUInt32LE(8000, 24);
+  b.writeUInt32LE(16000, 28);
+  b.writeUInt16LE(2, 32);
+  b.writeUInt16LE(16, 34);
+  b.write('data', 36);
+  b.writeUInt32LE(n * 2, 40);
+  for (let i = 0; i < n; i++) b.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 200 * i) / 8000) * 6000), 44 + i * 2);
+  return new Uint8Array(b);
+}
+
 describe('a job interrupted by a crash', () => {
+  it('a transcription resumes after restart at the pieces not yet done, never redoing a finished one', { timeout: 240_000 }, async () => {
+    const fake: FakeOpenAI = await startFakeOpenAI();
+    cleanups.push(() => fake.close());
+    // Pieces 1 and 2 are answered; the third waits, unanswered, until the crash.
+    fake.setAudio({ transcript: 'Piece', transcriptWithSeconds: true, transcribeHoldFrom: 2 });
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-restart-audio-'));
+    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const databaseUrl = await scratchDatabaseUrl();
+    const port = await freePort();
+    const env: Record<string, string> = {
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: 'sk-fake',
+      EMBEDDING_MODEL: 'none',
+      JOB_LEASE_SECONDS: '2',
+      JOB_POLL_MS: '100',
+      RATE_LIMIT_AUTH_PER_15MIN: '1000',
+      LOG_LEVEL: 'info',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    };
+    const { child, url } = await startChild(env);
+    const client = createClient(url);
+    expect((await client.signUp('crash-audio@example.com', 'secret-pass')).status).toBe(200);
+    expect((await client.signIn('crash-audio@example.com', 'secret-pass')).status).toBe(200);
+    const pid = (await client.post('/api/personalities', { name: 'Orator' })).body.personality.id as string;
+    const form = new FormData();
+    form.append('title', 'Long speech');
+    form.append('file', new Blob([new Uint8Array(toneWav8k(250))]), 'speech.wav');
+    const up = await client.raw(`/api/personalities/${pid}/documents/audio`, { method: 'POST', body: form });
+    expect(up.status).toBe(201);
+    const docId = ((await up.json()) as { document: { id: string } }).document.id;
+
+    const deadline = Date.now() + 60_000;
+    while (fake.transcriptions.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(fake.transcriptions.length).toBe(3);
+    // The two finished pieces are checkpointed before the third is asked for.
+    await new Promise((r) => setTimeout(r, 300));
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+    fake.setAudio({ transcribeHoldFrom: undefined });
+
+    const server: TestServer = await startTestServer({ dataDir, env: { ...env, PORT: String(port) } });
+    cleanups.push(() => server.close());
+    const again = createClient(server.url);
+    expect((await again.signIn('crash-audio@example.com', 'secret-pass')).status).toBe(200);
+    const doc = await waitForDocument(again, pid, docId, ['ready', 'failed'], 60_000);
+    expect(doc.status).toBe('ready');
+    // One more call: the piece that was in flight. The two finished ones were not sent again.
+    expect(fake.transcriptions.length).toBe(4);
+    const text = (await again.get(`/api/personalities/${pid}/documents/${docId}/chunks`)).body.chunks.map((c: { content: string }) => c.content).join('\n');
+    expect([...text.matchAll(/\[(\d+) s\]/g)].map((m) => m[1])).toEqual(['120', '120', '10']);
+  });
+
   it('is finished after restart with no duplicate chunks or embeddings', { timeout: 240_000 }, async (ctx) => {
     // The crash is timed to land while an embedding batch is in flight, which needs pgvector.
     // Debian's PostgreSQL 15 has none; the PGlite run always has it.
