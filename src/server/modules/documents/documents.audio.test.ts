@@ -7,8 +7,8 @@ import type { TestClient } from '../../test-support/test-server';
 import { startTestServer } from '../../test-support/test-server';
 import { messages } from '../../../shared/messages';
 import { silentMp3 } from '../../../../tests/fakes/fake-audio';
-import { startVoiceServer, toneWav16, wav16, type VoiceTestServer } from '../voice/voice.test-support';
-import { createPersonality, retryOnReset, waitForDocument } from './documents.test-support';
+import { startVoiceServer, toneWav16, type VoiceTestServer } from '../voice/voice.test-support';
+import { createPersonality, postFileForm, waitForDocument } from './documents.test-support';
 
 let v: VoiceTestServer;
 let owner: TestClient & { id: string };
@@ -25,28 +25,12 @@ afterAll(async () => {
   await v?.close();
 });
 
-async function uploadAudio(client: TestClient, personalityId: string, data: Uint8Array | string, name: string, fields: Record<string, string> = {}) {
-  const form = new FormData();
-  for (const [k, value] of Object.entries(fields)) form.append(k, value);
-  form.append('file', new Blob([typeof data === 'string' ? data : new Uint8Array(data)], { type: 'application/octet-stream' }), name);
-  const res = await retryOnReset(() => client.raw(`/api/personalities/${personalityId}/documents/audio`, { method: 'POST', body: form }));
-  const text = await res.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, body };
+function uploadAudio(client: TestClient, personalityId: string, data: Uint8Array | string, name: string, fields: Record<string, string> = {}) {
+  return postFileForm(client, `/api/personalities/${personalityId}/documents/audio`, 'file', { name, data }, fields);
 }
 
 /** A mono 8 kHz tone of `seconds` (small enough to upload many minutes). */
-function longWav(seconds: number): Uint8Array {
-  const n = 8000 * seconds;
-  const s = new Int16Array(n);
-  for (let i = 0; i < n; i++) s[i] = Math.round(Math.sin((2 * Math.PI * 200 * i) / 8000) * 6000);
-  return wav16(s, 8000, 1);
-}
+const longWav = (seconds: number) => toneWav16(seconds, 8000);
 
 async function documentText(personalityId: string, documentId: string): Promise<string> {
   const res = await owner.get(`/api/personalities/${personalityId}/documents/${documentId}/chunks`);

@@ -14,6 +14,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../../../../tests/fakes/openai
 import { chunkText } from './chunker';
 import { normalizeExtractedText } from './text-normalize';
 import { uploadOne, waitForDocument } from './documents.test-support';
+import { toneWav16 } from '../voice/voice.test-support';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -70,27 +71,6 @@ const paragraph = (i: number) =>
   `Paragraph ${i} tells how the looms of Lyon read punched cards, and how the engine would read them too. ` +
   `It goes on about gears, columns of numbers, and the patience of mechanics in the workshop number ${i}.`;
 
-/** A mono 8 kHz tone WAV of `seconds`. */
-function toneWav8k(seconds: number): Uint8Array {
-  const n = 8000 * seconds;
-  const b = Buffer.alloc(44 + n * 2);
-  b.write('RIFF', 0);
-  b.writeUInt32LE(36 + n * 2, 4);
-  b.write('WAVE', 8);
-  b.write('fmt ', 12);
-  b.writeUInt32LE(16, 16);
-  b.writeUInt16LE(1, 20);
-  b.writeUInt16LE(1, 22);
-  b.writeUInt32LE(8000, 24);
-  b.writeUInt32LE(16000, 28);
-  b.writeUInt16LE(2, 32);
-  b.writeUInt16LE(16, 34);
-  b.write('data', 36);
-  b.writeUInt32LE(n * 2, 40);
-  for (let i = 0; i < n; i++) b.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 200 * i) / 8000) * 6000), 44 + i * 2);
-  return new Uint8Array(b);
-}
-
 describe('a job interrupted by a crash', () => {
   it('a transcription resumes after restart at the pieces not yet done, never redoing a finished one', { timeout: 240_000 }, async () => {
     const fake: FakeOpenAI = await startFakeOpenAI();
@@ -124,7 +104,7 @@ describe('a job interrupted by a crash', () => {
     const pid = (await client.post('/api/personalities', { name: 'Orator' })).body.personality.id as string;
     const form = new FormData();
     form.append('title', 'Long speech');
-    form.append('file', new Blob([new Uint8Array(toneWav8k(250))]), 'speech.wav');
+    form.append('file', new Blob([new Uint8Array(toneWav16(250, 8000))]), 'speech.wav');
     const up = await client.raw(`/api/personalities/${pid}/documents/audio`, { method: 'POST', body: form });
     expect(up.status).toBe(201);
     const docId = ((await up.json()) as { document: { id: string } }).document.id;

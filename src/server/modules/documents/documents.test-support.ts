@@ -46,6 +46,28 @@ export async function retryOnReset<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/** POSTs a multipart form of fields and one file (field `fileField`), parsing a JSON answer. */
+export async function postFileForm(
+  client: TestClient,
+  urlPath: string,
+  fileField: string,
+  file: { name: string; data: Uint8Array | string } | undefined,
+  fields: Record<string, string> = {},
+) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  if (file) form.append(fileField, new Blob([typeof file.data === 'string' ? file.data : new Uint8Array(file.data)]), file.name);
+  const res = await retryOnReset(() => client.raw(urlPath, { method: 'POST', body: form }));
+  const text = await res.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, body };
+}
+
 /** Uploads one file and returns its document id (asserting it was accepted). */
 export async function uploadOne(client: TestClient, personalityId: string, file: UploadFile, fields?: Record<string, string>): Promise<string> {
   const res = await upload(client, personalityId, [file], fields);

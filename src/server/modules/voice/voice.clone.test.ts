@@ -8,7 +8,7 @@ import { startTestServer } from '../../test-support/test-server';
 import { messages } from '../../../shared/messages';
 import { silentMp3 } from '../../../../tests/fakes/fake-audio';
 import { createPersonality } from '../conversations/conversations.test-support';
-import { retryOnReset } from '../documents/documents.test-support';
+import { postFileForm } from '../documents/documents.test-support';
 import { speak, startVoiceServer, toneWav16, type VoiceTestServer } from './voice.test-support';
 
 let v: VoiceTestServer;
@@ -24,19 +24,9 @@ afterAll(async () => {
   await v?.close();
 });
 
-async function clone(client: TestClient, personalityId: string, sample: Uint8Array | string | undefined, fields: Record<string, string> = { consent: 'true' }) {
-  const form = new FormData();
-  for (const [k, value] of Object.entries(fields)) form.append(k, value);
-  if (sample !== undefined) form.append('sample', new Blob([typeof sample === 'string' ? sample : new Uint8Array(sample)]), 'my voice.mp3');
-  const res = await retryOnReset(() => client.raw(`/api/personalities/${personalityId}/voice/clone`, { method: 'POST', body: form }));
-  const text = await res.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, body };
+function clone(client: TestClient, personalityId: string, sample: Uint8Array | string | undefined, fields: Record<string, string> = { consent: 'true' }) {
+  const file = sample === undefined ? undefined : { name: 'my voice.mp3', data: sample };
+  return postFileForm(client, `/api/personalities/${personalityId}/voice/clone`, 'sample', file, fields);
 }
 
 describe('cloning a voice', () => {

@@ -25,12 +25,12 @@ export function wav16(samples: Int16Array, sampleRate = 16000, channels = 1): Ui
   return new Uint8Array(out);
 }
 
-/** A 16 kHz mono tone: loud enough not to count as silence. */
-export function toneWav16(seconds = 1): Uint8Array {
-  const n = Math.round(16000 * seconds);
+/** A mono tone (16 kHz unless told): loud enough not to count as silence. 8 kHz makes long files small. */
+export function toneWav16(seconds = 1, sampleRate = 16000): Uint8Array {
+  const n = Math.round(sampleRate * seconds);
   const s = new Int16Array(n);
-  for (let i = 0; i < n; i++) s[i] = Math.round(Math.sin((2 * Math.PI * 300 * i) / 16000) * 8000);
-  return wav16(s);
+  for (let i = 0; i < n; i++) s[i] = Math.round(Math.sin((2 * Math.PI * 300 * i) / sampleRate) * 8000);
+  return wav16(s, sampleRate);
 }
 
 export function silentWav16(seconds = 1): Uint8Array {
