@@ -43,7 +43,7 @@ import { contentFlagRoutes, reportRoutes } from './modules/moderation/moderation
 import { createModerator } from './ai/providers';
 import { forceRevokeOtherSessions } from './security/request-hygiene';
 import { limits } from '../shared/limits';
-import { createSpeechSynthesizers, createSpeechToText, createVoiceCloning } from './ai/providers';
+import { createPronunciationAssessor, createSpeechSynthesizers, createSpeechToText, createVoiceCloning } from './ai/providers';
 import { createVoiceService } from './modules/voice/voice.service';
 import { voiceMonitoringRoutes, voicePersonalityRoutes, voiceRoutes } from './modules/voice/voice.routes';
 import { isVoiceUploadPath } from './modules/voice/voice-upload';
@@ -103,6 +103,7 @@ export function createApp(deps: AppDeps) {
     dailyCreditLimit: config.voice.dailyCreditLimit,
     maxRecordingSeconds: config.voice.maxRecordingSeconds,
     cloning: Boolean(cloneDeps.cloning),
+    pronunciation: createPronunciationAssessor(config),
   });
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });

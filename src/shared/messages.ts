@@ -293,6 +293,11 @@ export const messages = {
     cloneSubscription: 'ElevenLabs Subscription Required',
     cloneSubscriptionHint: 'Instant voice cloning is not available on this ElevenLabs plan. The default voices remain available.',
     cloned: (name: string) => `Voice cloned: ${name}`,
+    // Pronunciation coaching (phonetic mode).
+    pronunciationUnavailable:
+      'Pronunciation assessment is not available on this server (configure AZURE_SPEECH_KEY and AZURE_SPEECH_REGION, or install pocketsphinx for an approximate one). The conversation still works.',
+    pronunciationFailed: (reason: string) => `Pronunciation assessment failed: ${reason}. The conversation still works.`,
+    pronunciationApproximate: 'Approximate assessment (offline recognizer)',
   },
   fallback: {
     title: 'Something went wrong',

@@ -48,3 +48,8 @@ export function voiceFromSettings(provider: VoiceProvider, s: StoredVoiceSetting
   }
   return null;
 }
+
+/** Spec section 5: phonetic (pronunciation coaching) mode when the name says so or the setting is on. */
+export function isPhoneticMode(p: { name: string; voiceSettings?: StoredVoiceSettings | null }): boolean {
+  return /pronunciation|accent/i.test(p.name) || p.voiceSettings?.enable_phonetic_transcription === true;
+}

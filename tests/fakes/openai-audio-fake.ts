@@ -25,6 +25,8 @@ export interface FakeAudioSettings {
   transcribeFailCalls?: number[];
   /** Calls from this one on wait, unanswered, until the setting is cleared (a crash test's window). */
   transcribeHoldFrom?: number;
+  /** What a request with a `prompt` (phonetic mode's verbatim transcription) answers, when set. */
+  verbatimTranscript?: string;
 }
 
 export interface RecordedTranscription {
@@ -38,6 +40,8 @@ export interface RecordedTranscription {
   sampleRate?: number;
   channels?: number;
   authorization?: string;
+  /** The `prompt` field, when sent. */
+  prompt?: string;
 }
 
 export interface RecordedSpeech {
@@ -87,6 +91,7 @@ export function createAudioHandlers(state: { settings: FakeAudioSettings; transc
     }
     busboy.on('field', (name, value) => {
       if (name === 'model') record.model = value;
+      if (name === 'prompt') record.prompt = value;
     });
     busboy.on('file', (_name, file, info) => {
       record.fileName = info.filename;
@@ -113,7 +118,7 @@ export function createAudioHandlers(state: { settings: FakeAudioSettings; transc
           .writeHead(400, { 'content-type': 'application/json' })
           .end(JSON.stringify({ error: { message: "you must provide a model parameter and a file", type: 'invalid_request_error', code: null } }));
       }
-      let text = s.transcript;
+      let text = record.prompt && s.verbatimTranscript !== undefined ? s.verbatimTranscript : s.transcript;
       if (s.transcriptWithSeconds && record.wav && record.sampleRate && record.channels) {
         text += ` [${Math.round((record.bytes - 44) / (record.sampleRate * record.channels * 2))} s]`;
       }

@@ -13,10 +13,15 @@ import { createOfflineModerator } from './moderation/offline-classifier';
 import { createOpenAIModerator } from './moderation/openai-moderation';
 import type { SpeechSynthesizer, SpeechToText } from './speech/speech-types';
 import { createOpenAISpeechToText } from './speech/openai-speech-to-text';
-import { createPocketsphinxSpeechToText, findPocketsphinx } from './speech/pocketsphinx-speech-to-text';
+import { createPocketsphinxSpeechToText, findPocketsphinx, recogniseWords } from './speech/pocketsphinx-speech-to-text';
 import { createOpenAITextToSpeech } from './speech/openai-text-to-speech';
 import { createElevenLabsTextToSpeech } from './speech/elevenlabs-text-to-speech';
 import { createElevenLabsVoiceCloning, type VoiceCloning } from './speech/elevenlabs-voice-cloning';
+import { createAzurePronunciation } from './speech/azure-pronunciation';
+import type { PronunciationReport } from '../../shared/schemas/pronunciation';
+import { composeCoachFeedback } from './offline/coach-feedback';
+import { alignApproximate, referenceWords, type ScoredWord } from './speech/pronunciation-report';
+import { toMono16k } from './speech/audio-file';
 import { createFliteTextToSpeech, fliteWasmPath } from './speech/flite-text-to-speech';
 import { createFestivalTextToSpeech, festivalAvailable } from './speech/festival-text-to-speech';
 
@@ -32,6 +37,8 @@ export interface ReplyRequest {
   question: string;
   /** The retrieved passages (the offline responder answers from these). */
   passages: OfflinePassage[];
+  /** Phonetic mode: the spoken message's report (the offline responder coaches from it). */
+  pronunciation?: PronunciationReport;
   signal: AbortSignal;
 }
 
@@ -88,6 +95,30 @@ export function createSpeechToText(config: Pick<AppConfig, 'openai' | 'voice'>):
   return cli ? createPocketsphinxSpeechToText(cli) : undefined;
 }
 
+export interface PronunciationAssessor {
+  readonly engine: 'azure' | 'pocketsphinx';
+  readonly approximate: boolean;
+  /** Word scores for a 16 kHz mono WAV against the text the person meant to say. */
+  assess(wav: Uint8Array, referenceText: string, signal?: AbortSignal): Promise<ScoredWord[]>;
+}
+
+/** Azure Speech when configured; else the approximate offline assessment when pocketsphinx is installed. */
+export function createPronunciationAssessor(config: Pick<AppConfig, 'azureSpeech' | 'voice'>): PronunciationAssessor | undefined {
+  const { key, region, endpoint } = config.azureSpeech;
+  if (key && (region || endpoint)) return createAzurePronunciation({ key, region, endpoint });
+  if (config.voice.offlineStt === 'off') return undefined;
+  const cli = findPocketsphinx();
+  if (!cli) return undefined;
+  return {
+    engine: 'pocketsphinx',
+    approximate: true,
+    async assess(wav, referenceText, signal) {
+      const mono = toMono16k(wav) ?? wav;
+      return alignApproximate(referenceWords(referenceText), await recogniseWords(cli, mono, signal));
+    },
+  };
+}
+
 /** ElevenLabs instant voice cloning: needs a real API key (a base URL alone is not enough). */
 export function createVoiceCloning(config: Pick<AppConfig, 'elevenlabs'>): VoiceCloning | undefined {
   const { apiKey, baseUrl } = config.elevenlabs;
@@ -120,11 +151,12 @@ export const offlineResponder: ChatResponder = {
   mode: 'offline',
   label: 'Offline responder',
   async *streamReply(request) {
-    const reply = composeOfflineReply({
+    const answer = composeOfflineReply({
       personalityName: request.personalityName,
       question: request.question,
       passages: request.passages,
     });
+    const reply = request.pronunciation?.available ? `${composeCoachFeedback(request.pronunciation)}\n\n${answer}` : answer;
     for (const word of wordChunks(reply)) {
       if (request.signal.aborted) return;
       yield word;

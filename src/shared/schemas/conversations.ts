@@ -2,6 +2,7 @@
 // the owner's question log and the admin's context-cache figures. The chat reply itself is an
 // SSE stream whose events are described in ../chat-stream.ts.
 import { z } from 'zod';
+import { pronunciationReportSchema } from './pronunciation';
 import { limits } from '../limits';
 import { messages } from '../messages';
 
@@ -60,6 +61,8 @@ export const chatRequestSchema = z.strictObject({
   conversationHistory: history,
   /** From the prompt preview: the server sends exactly the previewed prompt. */
   previewId: z.string().max(200_000).optional(),
+  /** Phonetic mode: the report of the spoken message (from the transcribe route), for the coach's reply. */
+  pronunciationReport: pronunciationReportSchema.optional(),
 });
 export type ChatRequest = z.input<typeof chatRequestSchema>;
 

@@ -135,15 +135,16 @@ export function splitAudio(bytes: Uint8Array, format: AudioFormat): AudioPiece[]
   return [{ bytes, format }];
 }
 
-function splitWav(bytes: Uint8Array): AudioPiece[] {
+/** A checked PCM WAV as WAV pieces of at most `pieceSeconds`, with their lengths. */
+export function splitWav(bytes: Uint8Array, pieceSeconds = WAV_PIECE_SECONDS): (AudioPiece & { seconds: number })[] {
   const wav = checkWav(bytes);
   if (!wav.ok) return [];
   const blockAlign = wav.channels * 2;
-  const pieceBytes = WAV_PIECE_SECONDS * wav.sampleRate * blockAlign;
-  const pieces: AudioPiece[] = [];
+  const pieceBytes = pieceSeconds * wav.sampleRate * blockAlign;
+  const pieces: (AudioPiece & { seconds: number })[] = [];
   for (let at = 0; at < wav.dataBytes; at += pieceBytes) {
     const data = bytes.subarray(wav.dataOffset + at, wav.dataOffset + Math.min(wav.dataBytes, at + pieceBytes));
-    pieces.push({ bytes: pcmWav(data, wav.sampleRate, wav.channels), format: 'wav' });
+    pieces.push({ bytes: pcmWav(data, wav.sampleRate, wav.channels), format: 'wav', seconds: data.length / (wav.sampleRate * blockAlign) });
   }
   return pieces;
 }

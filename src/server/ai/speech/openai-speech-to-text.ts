@@ -11,22 +11,27 @@ export interface OpenAISpeechToTextOptions {
   timeoutMs?: number;
 }
 
+/** Phonetic mode (spec: the `phonetic` flag): whisper follows the prompt's style, so it keeps slips. */
+export const VERBATIM_PROMPT =
+  'Transcribe exactly what is said, word for word, as it is pronounced, including mispronounced, repeated or unfinished words. Do not correct pronunciation, grammar or word choice.';
+
 export function createOpenAISpeechToText(options: OpenAISpeechToTextOptions): SpeechToText {
   const url = `${options.baseUrl.replace(/\/+$/, '')}/audio/transcriptions`;
   return {
     engine: 'openai',
     approximate: false,
     fileFormats: ['wav', 'mp3', 'm4a'],
-    transcribe: (wav, signal) => send(wav, 'wav', signal),
+    transcribe: (wav, signal, opts) => send(wav, 'wav', signal, opts?.verbatim ? VERBATIM_PROMPT : undefined),
     transcribeFile: (piece, signal) => send(piece.bytes, piece.format, signal),
   };
 
-  async function send(bytes: Uint8Array, format: AudioFormat, signal?: AbortSignal): Promise<string> {
+  async function send(bytes: Uint8Array, format: AudioFormat, signal?: AbortSignal, prompt?: string): Promise<string> {
     const form = new FormData();
     // The name's extension tells whisper servers the container; the bytes were checked already.
     form.append('file', new Blob([new Uint8Array(bytes)], { type: AUDIO_MIME[format] }), `speech.${format}`);
     form.append('model', options.model);
     form.append('response_format', 'json');
+    if (prompt) form.append('prompt', prompt);
     // A long piece of a speech takes longer than a chat recording.
     const timeout = AbortSignal.timeout(options.timeoutMs ?? (format === 'wav' && bytes.length < 4 * 1024 * 1024 ? 60_000 : 300_000));
     let res: Response;

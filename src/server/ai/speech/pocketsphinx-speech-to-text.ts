@@ -43,6 +43,41 @@ async function withSlot<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The words pocketsphinx heard in a 16 kHz mono WAV, each with its posterior confidence (0-1), for
+ * the approximate pronunciation assessment. pocketsphinx 5 prints no word confidences: every
+ * word it heard then counts as fully confident.
+ */
+export function recogniseWords(cli: Cli, wav: Uint8Array, signal?: AbortSignal): Promise<{ word: string; confidence: number }[]> {
+  return withSlot(async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-stt-'));
+    const file = path.join(dir, 'speech.wav');
+    try {
+      fs.writeFileSync(file, wav);
+      if (cli.kind === 'continuous') {
+        const out = await run(cli.bin, ['-infile', file, '-time', 'yes', '-logfn', '/dev/null'], 180_000, signal);
+        // Lines "word start end confidence"; fillers (<s>, </s>, <sil>, [NOISE]) are not words.
+        return out
+          .split('\n')
+          .map((l) => l.trim().split(/\s+/))
+          .filter((f) => f.length === 4 && Number.isFinite(Number(f[3])) && !/^[<[]/.test(f[0]!))
+          .map((f) => ({ word: f[0]!.replace(/\(\d+\)$/, ''), confidence: Number(f[3]) }));
+      }
+      const out = await run(cli.bin, ['single', file], 180_000, signal);
+      const text = out
+        .split('\n')
+        .filter((l) => l.trim().startsWith('{'))
+        .map((l) => (JSON.parse(l) as { t?: string }).t ?? '')
+        .join(' ');
+      return text.split(/\s+/).filter(Boolean).map((word) => ({ word, confidence: 1 }));
+    } catch (err) {
+      throw new SpeechProviderError('failed', `offline recognition failed: ${err instanceof Error ? err.message.slice(0, 200) : String(err)}`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
 export function createPocketsphinxSpeechToText(cli: Cli): SpeechToText {
   const recognise = (wav: Uint8Array, signal?: AbortSignal): Promise<string> =>
       withSlot(async () => {

@@ -5,8 +5,11 @@ export interface SpeechToText {
   readonly engine: 'openai' | 'pocketsphinx';
   /** Offline recognition is approximate (the UI labels it). */
   readonly approximate: boolean;
-  /** The words in a 16-bit PCM WAV ('' when nothing was recognised). Throws SpeechProviderError. */
-  transcribe(wav: Uint8Array, signal?: AbortSignal): Promise<string>;
+  /**
+   * The words in a 16-bit PCM WAV ('' when nothing was recognised). Throws SpeechProviderError.
+   * `verbatim` (phonetic mode): as pronounced, without correcting words or grammar.
+   */
+  transcribe(wav: Uint8Array, signal?: AbortSignal, options?: { verbatim?: boolean }): Promise<string>;
   /** The formats transcribeFile reads (the offline recognizer reads WAV only). */
   readonly fileFormats: readonly AudioFormat[];
   /** The words in one piece of an uploaded audio file (audio-file.ts). Throws SpeechProviderError. */

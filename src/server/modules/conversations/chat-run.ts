@@ -5,6 +5,7 @@
 // and logging the question start together with the model call and run beside it; the reply is
 // saved as it completes. The person's message is durable before `done` is sent, and a failure to
 // save is logged as an error and reported in the stream (`saveFailed`), never silent.
+import type { PronunciationReport } from '../../../shared/schemas/pronunciation';
 import crypto from 'node:crypto';
 import type { Database } from '../../db/client';
 import type { Viewer } from '../../auth/session';
@@ -36,6 +37,8 @@ export interface Exchange {
   documents: DocumentReference[];
   passages: PreviewPayload['passages'];
   documentsProcessing: boolean;
+  /** Phonetic mode: the report the offline responder coaches from (the model has it in the prompt). */
+  pronunciation?: PronunciationReport;
 }
 
 export interface ChatRun {
@@ -142,7 +145,7 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
       let finished = false;
       try {
         reply = deps.responder
-          .streamReply({ messages: ex.messages, personalityName: ex.personality.name, question: ex.message, passages: ex.passages, signal })
+          .streamReply({ messages: ex.messages, personalityName: ex.personality.name, question: ex.message, passages: ex.passages, pronunciation: ex.pronunciation, signal })
           [Symbol.asyncIterator]();
         const next = reply.next();
         next.catch(() => {}); // awaited below; handled here so a quick failure is never "unhandled"

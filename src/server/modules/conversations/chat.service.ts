@@ -2,6 +2,7 @@
 // the prompt (or take the signed preview), then stream the reply, save it and log the question.
 // Everything that can be refused is refused before the stream starts, so errors keep their
 // HTTP status; once streaming, a model failure becomes an error event with an in-character reply.
+import type { PronunciationReport } from '../../../shared/schemas/pronunciation';
 import type { Database } from '../../db/client';
 import type { Viewer } from '../../auth/session';
 import type { Clock } from '../../lib/clock';
@@ -20,6 +21,7 @@ import type { ConversationService } from './conversations.service';
 import { createChatRun, type ChatRun, type Exchange } from './chat-run';
 import type { PersonaContexts } from './persona-context';
 import { boundHistory, buildMessages, buildSystemPrompt, type HistoryTurn } from './prompt-builder';
+import { pronunciationNote } from './prompt-builder';
 import type { PreviewSigner } from './preview-token';
 import { answeringPassages, type RetrievedPassage, type Retriever } from './retrieval';
 import type { ModerationService } from '../moderation/moderation.service';
@@ -39,6 +41,8 @@ export interface ChatDeps {
 
 export interface ExchangeInput {
   message: string;
+  /** Phonetic mode: the spoken message's pronunciation report (the reply coaches on it). */
+  pronunciationReport?: PronunciationReport;
   conversationId?: string;
   conversationHistory?: HistoryItem[];
 }
@@ -124,7 +128,8 @@ export function createChatService(deps: ChatDeps) {
     const found = answeringPassages(result);
     const { documentsNotReady } = result;
     const documentsProcessing = documentsNotReady > 0;
-    const systemPrompt = buildSystemPrompt(context.personaPrompt, found, documentsProcessing);
+    const coaching = input.pronunciationReport ? pronunciationNote(input.pronunciationReport) : '';
+    const systemPrompt = buildSystemPrompt(context.personaPrompt, found, documentsProcessing) + coaching;
     return {
       personality,
       cacheHit: hit,
@@ -142,6 +147,7 @@ export function createChatService(deps: ChatDeps) {
         ...(p.bestSentence !== undefined ? { bestSentence: p.bestSentence, sentenceSimilarity: p.sentenceSimilarity } : {}),
       })),
       documentsProcessing,
+      pronunciation: input.pronunciationReport,
     };
   }
 

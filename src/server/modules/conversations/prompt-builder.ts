@@ -7,6 +7,7 @@ import { DO_NOT_READ_CLOSE, DO_NOT_READ_OPEN } from '../../../shared/do-not-read
 import { referenceName } from '../../../shared/document-reference';
 import { limits } from '../../../shared/limits';
 import type { ChatTurn } from '../../ai/providers';
+import type { PronunciationReport } from '../../../shared/schemas/pronunciation';
 
 export interface PersonaFields {
   name: string;
@@ -97,4 +98,24 @@ export function boundHistory(
 
 export function buildMessages(systemPrompt: string, history: ChatTurn[], message: string): ChatTurn[] {
   return [{ role: 'system', content: systemPrompt }, ...history, { role: 'user', content: message }];
+}
+
+/**
+ * Phonetic mode: what the person's spoken message was scored as, for the model to coach on. The
+ * report is data made by our server from their audio (never instructions), quoted as such.
+ */
+export function pronunciationNote(report: PronunciationReport): string {
+  if (!report.available) return '';
+  const words = report.wordDetails.map((w) => `${w.word} (${w.accuracyScore}${w.errorType === 'None' ? '' : `, ${w.errorType}`})`).join(', ');
+  const worst = report.mispronunciations
+    .slice(0, 8)
+    .map((m) => `"${m.expected || m.actual}" ${m.priority} priority (${m.accuracyScore})${m.actual && m.expected && m.actual !== m.expected ? `, heard as "${m.actual}"` : ''}`)
+    .join('; ');
+  return (
+    '\n\nYou are also a pronunciation coach. The person spoke their message aloud; it was assessed word by word ' +
+    `(${report.approximate ? 'approximately, offline' : 'by a speech service'}; scores 0-100; overall ${report.accuracyScore ?? 'n/a'}).` +
+    `\nThey meant to say: ${JSON.stringify(report.referenceText)}\nHeard: ${JSON.stringify(report.heardText)}\nWords: ${words}` +
+    (worst ? `\nMispronunciations by priority: ${worst}` : '\nNo word was mispronounced.') +
+    '\nStart your reply with brief, kind, specific feedback on the words that need work (how to say them), then answer the message itself.'
+  );
 }

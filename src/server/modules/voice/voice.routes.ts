@@ -94,9 +94,9 @@ export function voicePersonalityRoutes(
     .post('/:id/voice/clone', (c) => handleVoiceClone(c, clone, c.req.param('id')))
     .post('/:id/voice/transcribe', async (c) => {
       // Who is asking is settled before a byte of the body is read.
-      await service.visiblePersonality(c.req.param('id'), c.get('viewer')?.id ?? null);
+      const personality = await service.visiblePersonality(c.req.param('id'), c.get('viewer')?.id ?? null);
       const audio = await readAudioBody(c.req.raw);
-      const result = await service.transcribe(audio, c.req.raw.signal);
+      const result = await service.transcribe(audio, c.req.raw.signal, personality);
       return c.json(result, 200);
     })
     .post('/:id/voice/speech', async (c) => {

@@ -10,7 +10,10 @@ import { stripDoNotRead } from '../../../shared/do-not-read';
 import { voiceVolumeMultiplier } from '../../../shared/voice-volume';
 import { loadVisiblePersonality } from '../personalities/personality-access';
 import type { PersonalityRow } from '../personalities/personalities.repository';
-import type { SpeechSynthesizers } from '../../ai/providers';
+import type { PronunciationAssessor, SpeechSynthesizers } from '../../ai/providers';
+import { buildReport, unavailableReport } from '../../ai/speech/pronunciation-report';
+import type { PronunciationReport } from '../../../shared/schemas/pronunciation';
+import { isPhoneticMode } from '../../../shared/voice-rules';
 import { SpeechProviderError, type SpeechToText, type SynthesizedAudio, type SynthProvider } from '../../ai/speech/speech-types';
 import { checkWav } from './wav-check';
 import { creditsUsedOn, recentRateLimits, releaseCredits, reserveCredits } from './voice.repository';
@@ -28,6 +31,8 @@ export interface VoiceDeps {
   maxRecordingSeconds: number;
   /** ElevenLabs instant voice cloning is configured (an API key). */
   cloning?: boolean;
+  /** Pronunciation assessment for phonetic mode (Azure, or the approximate offline one). */
+  pronunciation?: PronunciationAssessor;
 }
 
 export interface Capabilities {
@@ -63,6 +68,19 @@ export function voiceOf(p: Pick<PersonalityRow, 'voiceProvider' | 'voiceSettings
 export function createVoiceService(deps: VoiceDeps) {
   const { db, clock, logger, stt, synthesizers } = deps;
 
+  async function assessPronunciation(audio: Uint8Array, intended: string, heard: string, signal?: AbortSignal): Promise<PronunciationReport> {
+    const assessor = deps.pronunciation;
+    if (!assessor) return unavailableReport(intended, heard, messages.voice.pronunciationUnavailable);
+    try {
+      const words = await assessor.assess(audio, intended, signal);
+      return buildReport({ engine: assessor.engine, approximate: assessor.approximate, referenceText: intended, heardText: heard, words });
+    } catch (err) {
+      // The chat goes on without a report: the reason is shown with it.
+      logger.warn('pronunciation assessment failed', err instanceof Error ? err.message : err);
+      return unavailableReport(intended, heard, messages.voice.pronunciationFailed(describe(err)));
+    }
+  }
+
   return {
     capabilities(): Capabilities {
       const d = synthesizers.default;
@@ -79,7 +97,16 @@ export function createVoiceService(deps: VoiceDeps) {
     /** Settled before a byte of the body is read: 404 for whoever may not see the personality. */
     visiblePersonality: (id: string, viewerId: string | null) => loadVisiblePersonality(db, id, viewerId),
 
-    async transcribe(audio: Uint8Array, signal?: AbortSignal): Promise<{ text: string; engine: string; approximate: boolean }> {
+    /**
+     * The words of a recording. In phonetic mode (the personality coaches pronunciation) the text is
+     * what was heard, verbatim, and the report scores each word of what was meant (the corrected
+     * transcript) with Azure or, approximately, the offline recognizer.
+     */
+    async transcribe(
+      audio: Uint8Array,
+      signal?: AbortSignal,
+      personality?: Pick<PersonalityRow, 'name' | 'voiceSettings'>,
+    ): Promise<{ text: string; engine: string; approximate: boolean; pronunciation?: PronunciationReport }> {
       const wav = checkWav(audio);
       if (!wav.ok) throw new AppError('BAD_AUDIO', wav.message, { details: { reason: wav.reason } });
       if (wav.seconds > deps.maxRecordingSeconds + 5) {
@@ -94,7 +121,17 @@ export function createVoiceService(deps: VoiceDeps) {
         throw speechToTextError(err);
       }
       if (!text.trim()) throw new AppError('NO_SPEECH');
-      return { text: text.trim(), engine: stt.engine, approximate: stt.approximate };
+      const intended = text.trim();
+      if (!personality || !isPhoneticMode(personality)) return { text: intended, engine: stt.engine, approximate: stt.approximate };
+      let heard = intended;
+      if (stt.engine === 'openai') {
+        try {
+          heard = (await stt.transcribe(audio, signal, { verbatim: true })).trim() || intended;
+        } catch (err) {
+          throw speechToTextError(err);
+        }
+      }
+      return { text: heard, engine: stt.engine, approximate: stt.approximate, pronunciation: await assessPronunciation(audio, intended, heard, signal) };
     },
 
     async speech(personality: PersonalityRow, rawText: string, signal?: AbortSignal): Promise<SpeechResult> {
