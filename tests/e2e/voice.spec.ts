@@ -11,6 +11,7 @@ import { chromium, expect, test, type Page } from '@playwright/test';
 import { messages } from '../../src/shared/messages';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-fake';
 import { startFakeElevenLabs, type FakeElevenLabs } from '../fakes/elevenlabs-fake';
+import { startFakeAzureSpeech, type FakeAzure } from '../fakes/azure-speech-fake';
 import { silentMp3, toneWav } from '../fakes/fake-audio';
 import { startKindred, signUpOn, type KindredProcess } from './support/model-server';
 import { uniqueEmail, PASSWORD } from './support/accounts';
@@ -33,12 +34,16 @@ const MAX_SECONDS = 3;
 
 let fake: FakeOpenAI;
 let eleven: FakeElevenLabs;
+let azure: FakeAzure;
 let app: KindredProcess;
 
 test.beforeAll(async () => {
   fake = await startFakeOpenAI({ chat: { mode: 'reply', reply: REPLY, delayMs: 5 } });
   eleven = await startFakeElevenLabs();
+  azure = await startFakeAzureSpeech();
   app = await startKindred({
+    AZURE_SPEECH_KEY: 'fake-azure-key',
+    AZURE_SPEECH_ENDPOINT: azure.url,
     LLM_BASE_URL: fake.url,
     LLM_API_KEY: 'fake-key',
     LLM_MODEL: 'fake-model',
@@ -56,6 +61,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await app?.close();
   await eleven?.close();
+  await azure?.close();
   await fake?.close();
 });
 
@@ -295,6 +301,31 @@ test('clone a voice from the Documents modal; the personality then speaks with i
   const asked = eleven.requests.slice(speechesBefore).map((r) => r.voiceId);
   expect(asked).toHaveLength(REPLY_SENTENCES);
   expect(asked.every((id) => id === voiceId)).toBe(true);
+});
+
+test('a pronunciation coach: what was heard is the message, the report colours each word, and the reply coaches', async ({ page }) => {
+  const name = `Accent Coach ${Date.now().toString(36)}`;
+  await signedInWith(page, { name, voiceProvider: 'openai', voice: 'nova' });
+  fake.setAudio({ transcript: 'I thought it was thorough', verbatimTranscript: 'I fought it was forough' });
+  azure.set({ mispronounce: ['thought', 'thorough'], omit: [], fail: 'none' });
+  const chatsBefore = fake.chatRequests.length;
+
+  await speak(page, 800);
+  await expect(userMessages(page, name).last()).toHaveText(/I fought it was forough/);
+  const report = log(page, name).getByRole('region', { name: 'Pronunciation report' });
+  await expect(report).toContainText('Pronunciation 71/100');
+  const words = report.getByRole('list', { name: 'Words' }).getByRole('listitem');
+  await expect(words).toHaveCount(5);
+  await expect(words.nth(1)).toHaveAttribute('data-error-type', 'Mispronunciation');
+  await expect(words.nth(0)).toHaveAttribute('data-error-type', 'None');
+  const worst = report.getByRole('list', { name: 'Mispronunciations by priority' }).getByRole('listitem');
+  await expect(worst.first()).toContainText('high');
+  await expect(worst.first()).toContainText('“thought” heard as “fought”');
+  await expect.poll(async () => (await probe(page)).ended, { timeout: 20_000 }).toBe(REPLY_SENTENCES);
+  // The model was asked to coach on the report.
+  const system = JSON.stringify(fake.chatRequests.slice(chatsBefore).at(-1));
+  expect(system).toContain('pronunciation coach');
+  expect(system).toContain('thought');
 });
 
 test('a denied microphone says how to allow it, and text chat still works', async () => {

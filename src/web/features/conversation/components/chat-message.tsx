@@ -9,6 +9,7 @@ import type { LogMessage } from '../utils/log-message';
 import { DocumentReferences, type SourceReference } from './document-references';
 import { MarkdownContent } from './markdown-content';
 import { ReportReplyDialog } from './report-reply-dialog';
+import { PronunciationReportView } from './pronunciation-report';
 
 interface Props {
   message: LogMessage;
@@ -25,11 +26,12 @@ interface Props {
 export function ChatMessage({ message: m, personalityName, personalityId, avatarUrl, onOpenSource, action }: Props) {
   if (m.sender === 'user') {
     return (
-      <li className="flex justify-end" data-sender="user">
+      <li className="flex flex-col items-end gap-1.5" data-sender="user">
         <div className="max-w-[85%] rounded-2xl rounded-br-sm bg-primary px-4 py-2.5 text-sm leading-relaxed break-words whitespace-pre-wrap text-primary-foreground shadow-sm [overflow-wrap:anywhere]">
           <span className="sr-only">You: </span>
           <SafeLinks text={m.content} linkClassName="underline underline-offset-2 [overflow-wrap:anywhere]" />
         </div>
+        {m.pronunciationReport && <PronunciationReportView report={m.pronunciationReport} />}
       </li>
     );
   }

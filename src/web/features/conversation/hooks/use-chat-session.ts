@@ -8,6 +8,7 @@ import { toast } from 'sonner';
 import type { ChatStreamEvent } from '../../../../shared/chat-stream';
 import { messages as texts } from '../../../../shared/messages';
 import { ApiError } from '../../../lib/api-client';
+import type { PronunciationReport } from '../../../../shared/schemas/pronunciation';
 import { streamChat } from '../api/stream-chat';
 import { historyFrom } from '../utils/chat-history';
 import { localId, type LogMessage } from '../utils/log-message';
@@ -27,6 +28,8 @@ export interface ChatSessionOptions {
 export interface SendOptions {
   /** From the prompt preview: the server sends exactly the previewed prompt. */
   previewId?: string;
+  /** Phonetic mode: the spoken message's pronunciation report (shown under it; the reply coaches). */
+  pronunciationReport?: PronunciationReport;
   /** The reply as it grows (voice speaks it sentence by sentence); `final` once it is complete. */
   onReply?: (reply: { id: string; text: string; final: boolean }) => void;
 }
@@ -53,14 +56,22 @@ export function useChatSession(options: ChatSessionOptions) {
 
   /** Sends `text` (trimmed; blank is ignored). Resolves false when the server refused it. */
   const send = useCallback(
-    async (text: string, { previewId, onReply }: SendOptions = {}): Promise<boolean> => {
+    async (text: string, { previewId, onReply, pronunciationReport }: SendOptions = {}): Promise<boolean> => {
       const message = text.trim();
       if (!message || abortRef.current) return false;
       const { options: opts, messages: before, conversationId: current } = latest.current;
       const controller = new AbortController();
       abortRef.current = controller;
       const now = new Date().toISOString();
-      const question: LogMessage = { id: localId('user'), sender: 'user', content: message, timestamp: now, kind: 'message', documentReferences: [] };
+      const question: LogMessage = {
+        id: localId('user'),
+        sender: 'user',
+        content: message,
+        timestamp: now,
+        kind: 'message',
+        documentReferences: [],
+        ...(pronunciationReport ? { pronunciationReport } : {}),
+      };
       const replyId = localId('reply');
       const reply: LogMessage = { id: replyId, sender: 'personality', content: '', timestamp: now, kind: 'message', documentReferences: [], streaming: true };
       setMessages((all) => [...all, question, reply]);
@@ -109,6 +120,7 @@ export function useChatSession(options: ChatSessionOptions) {
             // With a preview the server already holds the exact messages; signed-in history is on the server.
             conversationHistory: opts.signedIn || previewId ? undefined : historyFrom(before),
             previewId,
+            pronunciationReport,
           },
           signal: controller.signal,
           onEvent,

@@ -1,12 +1,15 @@
 // A message as the chat log holds it: the server's Chat message, plus what only the open chat
 // knows (a reply still streaming in, and whether the offline responder wrote it).
 import type { ChatMessage } from '../../../../shared/schemas/conversations';
+import type { PronunciationReport } from '../../../../shared/schemas/pronunciation';
 
 export interface LogMessage extends ChatMessage {
   /** The reply is still streaming in. */
   streaming?: boolean;
   /** Written by the offline responder (known for replies received in this tab). */
   offline?: boolean;
+  /** A spoken message's pronunciation report (phonetic mode; known in the tab that recorded it). */
+  pronunciationReport?: PronunciationReport;
 }
 
 let localSeq = 0;

@@ -4,6 +4,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../../../lib/api-client';
 import { messages } from '../../../../shared/messages';
+import type { PronunciationReport } from '../../../../shared/schemas/pronunciation';
 
 export const voiceCapabilitiesQuery = queryOptions({
   queryKey: ['voice', 'capabilities'] as const,
@@ -26,6 +27,8 @@ export interface Transcript {
   text: string;
   engine: string;
   approximate: boolean;
+  /** Phonetic mode (a pronunciation coach): how each word was pronounced. */
+  pronunciation?: PronunciationReport;
 }
 
 export async function transcribe(personalityId: string, wav: Uint8Array<ArrayBuffer>, signal?: AbortSignal): Promise<Transcript> {

@@ -63,6 +63,7 @@ export function SelfPacedChat({ personality, send, busy, onClearChat, registerRe
       const transcript = await transcribe(personality.id, recording.wav, controller.signal);
       const sentences = new SentenceStream();
       await send(transcript.text, {
+        pronunciationReport: transcript.pronunciation,
         onReply: ({ id, text, final }) => {
           for (const s of final ? sentences.finish(text) : sentences.push(text)) player.speak(id, s);
           if (final) player.endReply(id);
