@@ -69,6 +69,7 @@ describe('voice routes: whoever may see the personality', () => {
     expect(caps.body).toEqual({
       stt: { available: true, engine: 'openai', approximate: false },
       tts: { default: 'embedded', openai: true, elevenlabs: true },
+      cloning: { available: true },
       limits: { maxRecordingSeconds: 60, maxAudioBytes: 10 * 1024 * 1024 },
     });
   });
