@@ -1,0 +1,38 @@
+// One place where "this cached thing changed" is announced, so every in-memory cache (sessions,
+// personality data for the chat path, retrieval indexes) can drop its entry. In a single process
+// this is an EventEmitter; when several app processes share one PostgreSQL the bus is replaced by
+// one backed by LISTEN/NOTIFY (setInvalidationBus at start-up), so a change made through process A
+// is seen on the very next request to process B (design.md: nothing that matters lives only in one
+// process's memory).
+import { EventEmitter } from 'node:events';
+
+export type InvalidationTopic = 'session' | 'personality' | 'documents' | 'rate-limits';
+
+export interface InvalidationBus {
+  /** Announces that `key` of `topic` changed; local subscribers are told synchronously. */
+  publish(topic: InvalidationTopic, key: string): void;
+  /** Returns the unsubscribe function. */
+  subscribe(topic: InvalidationTopic, listener: (key: string) => void): () => void;
+}
+
+export function createLocalInvalidationBus(): InvalidationBus {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  return {
+    publish: (topic, key) => void emitter.emit(topic, key),
+    subscribe(topic, listener) {
+      emitter.on(topic, listener);
+      return () => emitter.off(topic, listener);
+    },
+  };
+}
+
+let current: InvalidationBus = createLocalInvalidationBus();
+
+export function invalidationBus(): InvalidationBus {
+  return current;
+}
+
+export function setInvalidationBus(bus: InvalidationBus): void {
+  current = bus;
+}
