@@ -43,7 +43,8 @@ import { contentFlagRoutes, reportRoutes } from './modules/moderation/moderation
 import { createModerator } from './ai/providers';
 import { forceRevokeOtherSessions } from './security/request-hygiene';
 import { limits } from '../shared/limits';
-import { createPronunciationAssessor, createSpeechSynthesizers, createSpeechToText, createVoiceCloning } from './ai/providers';
+import { createPronunciationAssessor, createSpeechSynthesizers, createSpeechToText, createVoiceAgents, createVoiceCloning } from './ai/providers';
+import { createVoiceAgentService, voiceAgentRoutes } from './modules/voice/voice-agent';
 import { createVoiceService } from './modules/voice/voice.service';
 import { voiceMonitoringRoutes, voicePersonalityRoutes, voiceRoutes } from './modules/voice/voice.routes';
 import { isVoiceUploadPath } from './modules/voice/voice-upload';
@@ -94,6 +95,7 @@ export function createApp(deps: AppDeps) {
   const personalities = createPersonalityService(db, [documents.onPersonalityDeleted, removeClonedVoiceOnDelete(cloneDeps)]);
   const conversations = createConversationsModule({ config, db, clock, logger, secret: deps.authSecret, hasVector: database.hasVector, moderation });
 
+  const voiceAgents = createVoiceAgents(config);
   const voice = createVoiceService({
     db,
     clock,
@@ -102,6 +104,8 @@ export function createApp(deps: AppDeps) {
     synthesizers: createSpeechSynthesizers(config),
     dailyCreditLimit: config.voice.dailyCreditLimit,
     maxRecordingSeconds: config.voice.maxRecordingSeconds,
+    endOfTurnMs: config.voice.endOfTurnMs,
+    agents: Boolean(voiceAgents),
     cloning: Boolean(cloneDeps.cloning),
     pronunciation: createPronunciationAssessor(config),
   });
@@ -233,6 +237,13 @@ export function createApp(deps: AppDeps) {
         },
         cloneDeps,
       ),
+    )
+    .route(
+      '/api/personalities',
+      voiceAgentRoutes(createVoiceAgentService({ db, clock, logger, agents: voiceAgents, dailyCreditLimit: config.voice.dailyCreditLimit }), {
+        session: rateLimit(db, clock, { endpoint: 'voice/agent', max: config.rateLimits.voicePerMinute, windowSeconds: 60 }),
+        transcript: chatLimit,
+      }),
     );
 
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Kindred API', version: '1' } });

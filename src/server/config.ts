@@ -85,6 +85,8 @@ const envSchema = z.object({
   /** ElevenLabs characters per UTC day, for everyone together. */
   VOICE_DAILY_CREDIT_LIMIT: z.coerce.number().int().min(0).default(50000),
   VOICE_MAX_RECORDING_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
+  /** Open mic: how long a pause ends the person's turn (voice activity detection in the browser). */
+  VOICE_END_OF_TURN_MS: z.coerce.number().int().min(200).max(5000).default(900),
   RATE_LIMIT_VOICE_PER_MINUTE: z.coerce.number().int().positive().default(20),
   /** Speech is asked for sentence by sentence: one reply is several requests. */
   RATE_LIMIT_SPEECH_PER_MINUTE: z.coerce.number().int().positive().default(200),
@@ -118,6 +120,7 @@ export interface AppConfig {
     offlineStt: 'auto' | 'off';
     offlineTts: 'auto' | 'flite' | 'festival' | 'off';
     dailyCreditLimit: number;
+    endOfTurnMs: number;
     maxRecordingSeconds: number;
   };
   logLevel: Env['LOG_LEVEL'];
@@ -198,6 +201,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       offlineTts: e.VOICE_OFFLINE_TTS,
       dailyCreditLimit: e.VOICE_DAILY_CREDIT_LIMIT,
       maxRecordingSeconds: e.VOICE_MAX_RECORDING_SECONDS,
+      endOfTurnMs: e.VOICE_END_OF_TURN_MS,
     },
     logLevel: e.LOG_LEVEL,
     rateLimits: {

@@ -299,6 +299,19 @@ export const messages = {
     pronunciationFailed: (reason: string) => `Pronunciation assessment failed: ${reason}. The conversation still works.`,
     pronunciationApproximate: 'Approximate assessment (offline recognizer)',
   },
+  // Open mic (spec sections 2, 4, 5 and 8: Voice session).
+  openMic: {
+    agentIdRequired: 'Agent ID is required for ElevenLabs voice conversations. Please configure an agent ID for this personality.',
+    agentInvalid: 'The voice connection closed unexpectedly (code 1006). The agent ID may be invalid or expired. Please check the agent ID for this personality.',
+    noSignedUrl: 'No signed URL returned from server',
+    socketFailed: (reason: string) => `The voice connection failed: ${reason}`,
+    networkError: 'Network error: could not reach the voice service. Check your internet connection and try again.',
+    agentsNotConfigured: 'ElevenLabs voice agents need an API key. Set ELEVENLABS_API_KEY on the server, then try again.',
+    agentFailed: (reason: string) => `The voice agent could not be started: ${reason}`,
+    dropped: 'The voice connection dropped. Everything said so far is saved.',
+    sttMissing: 'Open mic needs speech recognition. Set OPENAI_API_KEY (or STT_BASE_URL), or install pocketsphinx, or configure an ElevenLabs agent ID for this personality.',
+    vadFailed: 'Voice detection could not start in this browser.',
+  },
   fallback: {
     title: 'Something went wrong',
     body: 'We encountered an unexpected error. Please try refreshing the page or contact support if the problem persists.',

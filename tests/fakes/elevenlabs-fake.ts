@@ -10,6 +10,7 @@ import Busboy from 'busboy';
 import type { AddressInfo } from 'node:net';
 import { silentMp3, speechSeconds, toneWav } from './fake-audio';
 import { streamOut } from './openai-audio-fake';
+import { attachConvai, type FakeConvai } from './elevenlabs-convai-fake';
 
 export type FakeElevenLabsFailure = 'none' | 'rate_limit' | 'quota' | 'server_error';
 
@@ -45,6 +46,8 @@ export interface FakeElevenLabs {
   clones: RecordedClone[];
   /** Voice ids removed with DELETE /v1/voices/{id}. */
   deletedVoices: string[];
+  /** Conversational agents: signed URLs and the convai websocket (elevenlabs-convai-fake.ts). */
+  convai: FakeConvai;
   set(settings: Partial<FakeElevenLabsSettings>): void;
   close(): Promise<void>;
 }
@@ -92,12 +95,16 @@ export async function startFakeElevenLabs(options: Partial<FakeElevenLabsSetting
   const requests: RecordedElevenLabsRequest[] = [];
   const clones: RecordedClone[] = [];
   const deletedVoices: string[] = [];
+  let baseUrl = '';
+  // Declared before the handler below uses it (the server answers only after listen).
+  let convai: FakeConvai;
   const server = http.createServer((req, res) => {
     const parts: Buffer[] = [];
     req.on('data', (d: Buffer) => parts.push(d));
     req.on('end', async () => {
       const url = new URL(req.url ?? '/', 'http://fake');
       const raw = Buffer.concat(parts).toString('utf8');
+      if (convai.handle(req, res, url)) return;
       if (req.method === 'POST' && url.pathname === '/__fake/elevenlabs') {
         try {
           Object.assign(settings, JSON.parse(raw || '{}'));
@@ -160,10 +167,13 @@ export async function startFakeElevenLabs(options: Partial<FakeElevenLabsSetting
       await streamOut(res, audio);
     });
   });
+  convai = attachConvai(server, () => baseUrl);
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: baseUrl,
+    convai,
     settings,
     requests,
     clones,

@@ -17,6 +17,7 @@ import { createPocketsphinxSpeechToText, findPocketsphinx, recogniseWords } from
 import { createOpenAITextToSpeech } from './speech/openai-text-to-speech';
 import { createElevenLabsTextToSpeech } from './speech/elevenlabs-text-to-speech';
 import { createElevenLabsVoiceCloning, type VoiceCloning } from './speech/elevenlabs-voice-cloning';
+import { createElevenLabsAgents, type VoiceAgents } from './speech/elevenlabs-agents';
 import { createAzurePronunciation } from './speech/azure-pronunciation';
 import type { PronunciationReport } from '../../shared/schemas/pronunciation';
 import { composeCoachFeedback } from './offline/coach-feedback';
@@ -117,6 +118,12 @@ export function createPronunciationAssessor(config: Pick<AppConfig, 'azureSpeech
       return alignApproximate(referenceWords(referenceText), await recogniseWords(cli, mono, signal));
     },
   };
+}
+
+/** ElevenLabs conversational agents (open mic): a signed URL needs a real API key. */
+export function createVoiceAgents(config: Pick<AppConfig, 'elevenlabs'>): VoiceAgents | undefined {
+  const { apiKey, baseUrl } = config.elevenlabs;
+  return apiKey ? createElevenLabsAgents({ apiKey, baseUrl }) : undefined;
 }
 
 /** ElevenLabs instant voice cloning: needs a real API key (a base URL alone is not enough). */

@@ -26,6 +26,9 @@ export const errorStatus = {
   CLONE_UNAVAILABLE: 503,
   CLONE_SUBSCRIPTION: 402,
   CLONE_FAILED: 502,
+  AGENT_ID_REQUIRED: 400,
+  AGENT_UNAVAILABLE: 503,
+  AGENT_FAILED: 502,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
@@ -53,6 +56,9 @@ const defaultMessage: Record<ErrorCode, string> = {
   CLONE_UNAVAILABLE: messages.voice.cloneNotConfigured,
   CLONE_SUBSCRIPTION: messages.voice.cloneSubscription,
   CLONE_FAILED: messages.voice.cloneFailed,
+  AGENT_ID_REQUIRED: messages.openMic.agentIdRequired,
+  AGENT_UNAVAILABLE: messages.openMic.agentsNotConfigured,
+  AGENT_FAILED: messages.openMic.noSignedUrl,
 };
 
 export class AppError extends Error {

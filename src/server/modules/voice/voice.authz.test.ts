@@ -71,6 +71,7 @@ describe('voice routes: whoever may see the personality', () => {
       tts: { default: 'embedded', openai: true, elevenlabs: true },
       cloning: { available: true },
       limits: { maxRecordingSeconds: 60, maxAudioBytes: 10 * 1024 * 1024 },
+      openMic: { endOfTurnMs: 900, agents: true },
     });
   });
 

@@ -61,3 +61,19 @@ export async function recentRateLimits(db: Database, since: Date, max: number): 
     .orderBy(desc(apiRateLimits.windowStart), desc(apiRateLimits.requestCount))
     .limit(max);
 }
+
+/**
+ * Counts credits already spent (an agent's words were spoken before we hear of them), even past
+ * the limit; returns the day's new total so the caller can end a call that went over.
+ */
+export async function addSpentCredits(db: Database, day: string, characters: number): Promise<number> {
+  const rows = await db
+    .insert(elevenlabsUsage)
+    .values({ date: day, creditsUsed: characters })
+    .onConflictDoUpdate({
+      target: elevenlabsUsage.date,
+      set: { creditsUsed: sql`${elevenlabsUsage.creditsUsed} + excluded.credits_used`, updatedAt: sql`now()` },
+    })
+    .returning({ creditsUsed: elevenlabsUsage.creditsUsed });
+  return rows[0]?.creditsUsed ?? characters;
+}

@@ -23,6 +23,7 @@ const capabilitiesSchema = z.object({
   tts: z.object({ default: z.enum(['embedded', 'festival', 'browser']), openai: z.boolean(), elevenlabs: z.boolean() }),
   cloning: z.object({ available: z.boolean(), howToConfigure: z.string().optional() }),
   limits: z.object({ maxRecordingSeconds: z.number(), maxAudioBytes: z.number() }),
+  openMic: z.object({ endOfTurnMs: z.number(), agents: z.boolean() }),
 });
 const usageSchema = z.object({ date: z.string(), charactersUsed: z.number(), dailyLimit: z.number() });
 const rateLimitRowsSchema = z.object({

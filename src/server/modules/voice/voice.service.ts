@@ -29,6 +29,9 @@ export interface VoiceDeps {
   synthesizers: SpeechSynthesizers;
   dailyCreditLimit: number;
   maxRecordingSeconds: number;
+  /** Open mic: the pause that ends a turn, and whether ElevenLabs agents can be used. */
+  endOfTurnMs?: number;
+  agents?: boolean;
   /** ElevenLabs instant voice cloning is configured (an API key). */
   cloning?: boolean;
   /** Pronunciation assessment for phonetic mode (Azure, or the approximate offline one). */
@@ -40,6 +43,7 @@ export interface Capabilities {
   tts: { default: 'embedded' | 'festival' | 'browser'; openai: boolean; elevenlabs: boolean };
   cloning: { available: boolean; howToConfigure?: string };
   limits: { maxRecordingSeconds: number; maxAudioBytes: number };
+  openMic: { endOfTurnMs: number; agents: boolean };
 }
 
 export interface SpeechResult extends SynthesizedAudio {
@@ -91,6 +95,7 @@ export function createVoiceService(deps: VoiceDeps) {
         tts: { default: d ? (d.provider === 'festival' ? 'festival' : 'embedded') : 'browser', openai: Boolean(synthesizers.openai), elevenlabs: Boolean(synthesizers.elevenlabs) },
         cloning: deps.cloning ? { available: true } : { available: false, howToConfigure: messages.voice.cloneNotConfigured },
         limits: { maxRecordingSeconds: deps.maxRecordingSeconds, maxAudioBytes: AUDIO_MAX_BYTES },
+        openMic: { endOfTurnMs: deps.endOfTurnMs ?? 900, agents: Boolean(deps.agents) },
       };
     },
 

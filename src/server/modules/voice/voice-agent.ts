@@ -1,0 +1,128 @@
+// Open mic with an ElevenLabs agent (spec sections 2, 4, 5, 7): the server hands the browser a
+// signed URL for the agent's websocket (the API key never leaves the server), and the browser
+// reports each finished line of the call so it lands in the same saved conversation as text and
+// self-paced chat. The agent's spoken characters count toward the daily voice credits.
+import { z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv, Viewer } from '../../auth/session';
+import type { Database } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import type { Logger } from '../../lib/logger';
+import { AppError } from '../../lib/errors';
+import { createRouter } from '../../lib/openapi';
+import { messages } from '../../../shared/messages';
+import type { VoiceAgents } from '../../ai/speech/elevenlabs-agents';
+import { SpeechProviderError } from '../../ai/speech/speech-types';
+import { loadVisiblePersonality } from '../personalities/personality-access';
+import * as conversations from '../conversations/conversations.repository';
+import { NEW_CONVERSATION_TITLE, titleFromMessage } from '../conversations/conversations.service';
+import { personaGreeting } from '../conversations/persona-context';
+import { addSpentCredits, creditsUsedOn } from './voice.repository';
+import { asVoiceLimit } from './voice.routes';
+
+export const AGENT_TRANSCRIPT_MAX = 10_000;
+
+export interface VoiceAgentDeps {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  agents?: VoiceAgents;
+  dailyCreditLimit: number;
+}
+
+const transcriptSchema = z
+  .object({
+    conversationId: z.string().uuid().nullable(),
+    role: z.enum(['user', 'assistant']),
+    content: z.string().trim().min(1).max(AGENT_TRANSCRIPT_MAX),
+  })
+  .strict();
+
+export type AgentTranscriptLine = z.infer<typeof transcriptSchema>;
+
+const utcDay = (d: Date) => d.toISOString().slice(0, 10);
+
+export function createVoiceAgentService(deps: VoiceAgentDeps) {
+  const { db, clock, logger } = deps;
+  return {
+    async signedUrl(viewer: Viewer | null, personalityId: string, signal?: AbortSignal): Promise<{ signedUrl: string; agentId: string }> {
+      const personality = await loadVisiblePersonality(db, personalityId, viewer?.id ?? null);
+      const agentId = personality.agentId?.trim();
+      if (!agentId) throw new AppError('AGENT_ID_REQUIRED');
+      if (!deps.agents) throw new AppError('AGENT_UNAVAILABLE');
+      if ((await creditsUsedOn(db, utcDay(clock.now()))) >= deps.dailyCreditLimit) throw new AppError('VOICE_CREDITS_EXHAUSTED');
+      let signedUrl: string;
+      try {
+        signedUrl = await deps.agents.signedUrl(agentId, signal);
+      } catch (err) {
+        if (err instanceof SpeechProviderError && err.kind === 'rate_limit') throw new AppError('VOICE_RATE_LIMITED', undefined, { cause: err });
+        logger.warn(`elevenlabs signed url failed: ${err instanceof Error ? err.message : String(err)}`);
+        throw new AppError('AGENT_FAILED', messages.openMic.agentFailed(err instanceof Error ? err.message : 'unknown error'), { cause: err });
+      }
+      // Only a websocket URL may reach the browser (never a javascript: or http page to navigate to).
+      if (!/^wss?:\/\//i.test(signedUrl)) throw new AppError('AGENT_FAILED', messages.openMic.noSignedUrl);
+      return { signedUrl, agentId };
+    },
+
+    /**
+     * One finished line of an agent call. Signed-in people's lines go into their saved conversation
+     * (a new one when conversationId is null); an anonymous visitor's stay in their tab. The agent's
+     * lines are counted as spoken characters either way.
+     */
+    async saveLine(viewer: Viewer | null, personalityId: string, line: AgentTranscriptLine) {
+      const personality = await loadVisiblePersonality(db, personalityId, viewer?.id ?? null);
+      const now = clock.now();
+      let creditsExhausted = false;
+      if (line.role === 'assistant') {
+        const total = await addSpentCredits(db, utcDay(now), line.content.length);
+        creditsExhausted = total >= deps.dailyCreditLimit;
+      }
+      if (!viewer) return { conversationId: null, saved: false, creditsExhausted };
+
+      let conversationId = line.conversationId;
+      let rename: string | undefined;
+      if (conversationId) {
+        const owned = await conversations.findOwned(db, conversationId, viewer.id);
+        if (!owned || owned.personalityId !== personality.id) throw new AppError('NOT_FOUND', messages.chat.conversationNotFound);
+        if (owned.title === NEW_CONVERSATION_TITLE && line.role === 'user') rename = titleFromMessage(line.content);
+      } else {
+        const created = await conversations.insertConversation(db, {
+          userId: viewer.id,
+          personalityId: personality.id,
+          title: line.role === 'user' ? titleFromMessage(line.content) : NEW_CONVERSATION_TITLE,
+          greeting: personaGreeting(personality),
+          // A millisecond before the first line, so the greeting is always listed first.
+          now: new Date(now.getTime() - 1),
+        });
+        conversationId = created.id;
+      }
+      await conversations.insertMessage(db, { conversationId, role: line.role, kind: 'message', content: line.content, now, rename });
+      return { conversationId, saved: true, creditsExhausted };
+    },
+  };
+}
+
+export type VoiceAgentService = ReturnType<typeof createVoiceAgentService>;
+
+/** Mounted at /api/personalities. */
+export function voiceAgentRoutes(service: VoiceAgentService, limits: { session: MiddlewareHandler<AppEnv>; transcript: MiddlewareHandler<AppEnv> }) {
+  const router = createRouter();
+  router.use('/:id/voice/agent/session', asVoiceLimit(limits.session));
+  router.use('/:id/voice/agent/transcript', limits.transcript);
+  return router
+    .post('/:id/voice/agent/session', async (c) => {
+      const result = await service.signedUrl(c.get('viewer') ?? null, c.req.param('id'), c.req.raw.signal);
+      return c.json(result, 200);
+    })
+    .post('/:id/voice/agent/transcript', async (c) => {
+      let body: unknown;
+      try {
+        body = await c.req.json();
+      } catch {
+        throw new AppError('BAD_REQUEST', messages.errors.badJson);
+      }
+      const parsed = transcriptSchema.safeParse(body);
+      if (!parsed.success) throw new AppError('BAD_REQUEST', parsed.error.issues[0]?.message ?? messages.errors.invalidInput);
+      return c.json(await service.saveLine(c.get('viewer') ?? null, c.req.param('id'), parsed.data), 200);
+    });
+}
