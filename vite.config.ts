@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { precompress } from './scripts/vite-precompress.ts';
+import { vadAssets } from './scripts/vite-vad-assets.ts';
 
 // The SPA: index.html at the repo root loads src/web/main.tsx. The build lands in dist/web, which
 // the Node server serves on the same origin as the API. In development `vite` proxies /api to the
@@ -9,7 +10,7 @@ import { precompress } from './scripts/vite-precompress.ts';
 export default defineConfig({
   root: '.',
   publicDir: 'public',
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), vadAssets(), precompress()],
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,

@@ -117,12 +117,14 @@ export function createApp(deps: AppDeps) {
     secureHeaders({
       contentSecurityPolicy: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // WebAssembly only (no JS eval): the open-mic VAD runs its model with onnxruntime-web.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         // No remote images: a reply or description can never make the browser fetch a tracker.
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'data:', 'blob:'],
-        connectSrc: ["'self'"],
+        // ElevenLabs agents (open mic): the browser opens the agent's websocket itself.
+        connectSrc: ["'self'", ...voiceAgentOrigins(config)],
         frameAncestors: ["'none'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
@@ -281,6 +283,13 @@ function trustedOrigins(publicUrl: string): string[] {
   const u = new URL(publicUrl);
   for (const host of ['localhost', '127.0.0.1']) origins.add(`${u.protocol}//${host}${u.port ? `:${u.port}` : ''}`);
   return [...origins];
+}
+
+/** The websocket origin of ElevenLabs agents' signed URLs (only when agents are configured). */
+function voiceAgentOrigins(config: AppConfig): string[] {
+  if (!config.elevenlabs.apiKey) return [];
+  const base = new URL(config.elevenlabs.baseUrl ?? 'https://api.elevenlabs.io');
+  return [`${base.protocol === 'https:' ? 'wss:' : 'ws:'}//${base.host}`];
 }
 
 /** The built SPA: files as they are, every other GET answered with index.html (client routing). */

@@ -23,12 +23,16 @@ import { PromptPreviewDialog } from './prompt-preview-dialog';
 
 // Voice (recorder, player, their worklet) loads when the Self-paced tab is first shown.
 const SelfPacedChat = lazyNamed(() => import('../../voice/components/self-paced-chat'), 'SelfPacedChat');
+// Open mic (its VAD, the agent client) loads when the Open Mic Chat tab is first shown.
+const OpenMicChat = lazyNamed(() => import('../../voice/components/open-mic-chat'), 'OpenMicChat');
 
-export type ChatMode = 'voice' | 'text';
+export type ChatMode = 'open-mic' | 'voice' | 'text';
 
 interface Props {
-  personality: { id: string; name: string; avatarUrl?: string | null };
+  personality: { id: string; name: string; avatarUrl?: string | null; agentId?: string | null };
   signedIn: boolean;
+  /** Who is asking (open mic keeps pre-opened connections per person). */
+  viewerKey?: string;
   initialMessages: LogMessage[];
   initialConversationId: string | null;
   /** Shown first when the conversation does not carry its own (a new one). */
@@ -58,6 +62,7 @@ export function ChatPanel({
   onOpenSource,
   mode = 'text',
   onClearChat,
+  viewerKey = 'anonymous',
 }: Props) {
   const session = useChatSession({
     personalityId: personality.id,
@@ -136,7 +141,26 @@ export function ChatPanel({
             : undefined
         }
       />
-      {mode === 'voice' ? (
+      {mode === 'open-mic' ? (
+        <Suspense
+          fallback={
+            <p role="status" className="text-sm text-muted-foreground">
+              Loading voice...
+            </p>
+          }
+        >
+          <OpenMicChat
+            personality={personality}
+            viewerKey={viewerKey}
+            onLineSaved={onSettled}
+            send={session.send}
+            stopReply={session.stop}
+            appendLine={session.append}
+            adoptConversation={session.adoptConversation}
+            currentConversationId={session.currentConversationId}
+          />
+        </Suspense>
+      ) : mode === 'voice' ? (
         <Suspense
           fallback={
             <p role="status" className="text-sm text-muted-foreground">

@@ -3,7 +3,8 @@
 // conversation: a single panel stays mounted under the tabs and only its input changes, so
 // what was said by voice is in the text log and the other way round.
 import { useEffect, useRef, useState } from 'react';
-import { ArrowLeftIcon, LoaderCircleIcon, MessageSquareTextIcon, MicIcon } from 'lucide-react';
+import { ArrowLeftIcon, AudioLinesIcon, LoaderCircleIcon, MessageSquareTextIcon, MicIcon } from 'lucide-react';
+import { useVoiceCapabilities } from '../../voice/api/voice-api';
 import { Button } from '../../../components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { personalityAvatarUrl } from '../../../lib/personality-avatar';
@@ -16,20 +17,27 @@ import type { ChatMode } from './chat-panel';
 import { TextChat } from './text-chat';
 
 interface Props {
-  personality: { id: string; name: string; description: string | null; hasAvatar?: boolean; updatedAt?: string };
+  personality: { id: string; name: string; description: string | null; hasAvatar?: boolean; updatedAt?: string; agentId?: string | null };
   onBack: () => void;
   /** Opens the source view of a passage a reply drew on (the route wires the documents feature). */
   onOpenSource?: (reference: SourceReference) => void;
-  /** The tab shown first (spec: Self-paced Chat). */
+  /** The tab shown first (spec: Open Mic Chat with an agent id, Self-paced Chat otherwise). */
   initialMode?: ChatMode;
 }
 
+const openMicTab = { value: 'open-mic' as const, label: 'Open Mic Chat', Icon: AudioLinesIcon };
 const tabs: { value: ChatMode; label: string; Icon: typeof MicIcon }[] = [
   { value: 'voice', label: 'Self-paced Chat', Icon: MicIcon },
   { value: 'text', label: 'Text Chat', Icon: MessageSquareTextIcon },
 ];
 
-export function ConversationView({ personality, onBack, onOpenSource, initialMode = 'voice' }: Props) {
+export function ConversationView({ personality, onBack, onOpenSource, initialMode }: Props) {
+  const hasAgent = Boolean(personality.agentId?.trim());
+  const capabilities = useVoiceCapabilities();
+  // Open mic: with an ElevenLabs agent, or the product's own hands-free loop wherever speech can
+  // be recognised (a configured service or the embedded recognizer).
+  const openMic = hasAgent || capabilities.data?.stt.available === true;
+  const shownTabs = openMic ? [openMicTab, ...tabs] : tabs;
   const heading = useRef<HTMLHeadingElement>(null);
   const viewer = useViewer();
   const viewerId = viewer.user?.id ?? null;
@@ -41,7 +49,7 @@ export function ConversationView({ personality, onBack, onOpenSource, initialMod
     heading.current?.focus();
   }, [personality.id]);
 
-  const [mode, setMode] = useState<ChatMode>(initialMode);
+  const [mode, setMode] = useState<ChatMode>(initialMode ?? (hasAgent ? 'open-mic' : 'voice'));
   const conversation = viewer.isLoading ? (
     <p role="status" className="flex h-64 items-center justify-center gap-2 text-sm text-muted-foreground">
       <LoaderCircleIcon className="size-4 animate-spin" aria-hidden />
@@ -73,7 +81,7 @@ export function ConversationView({ personality, onBack, onOpenSource, initialMod
       <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <Tabs value={mode} onValueChange={(v) => setMode(v as ChatMode)} className="min-w-0">
           <TabsList aria-label="Conversation mode">
-            {tabs.map(({ value, label, Icon }) => (
+            {shownTabs.map(({ value, label, Icon }) => (
               <TabsTrigger key={value} value={value}>
                 <Icon aria-hidden />
                 {label}

@@ -15,7 +15,7 @@ import type { SourceReference } from './document-references';
 import { SavedChatLoader } from './saved-chat-loader';
 
 interface Props {
-  personality: { id: string; name: string; avatarUrl?: string | null };
+  personality: { id: string; name: string; avatarUrl?: string | null; agentId?: string | null };
   viewerId: string | null;
   onOpenSource?: (reference: SourceReference) => void;
   /** Which tab shows the conversation: Self-paced voice or Text Chat (one conversation). */
@@ -75,6 +75,7 @@ export function TextChat({ personality, viewerId, onOpenSource, mode = 'text' }:
       onOpenSource={onOpenSource}
       mode={mode}
       onClearChat={openNew}
+      viewerKey={viewerId ?? 'anonymous'}
     />
   );
 

@@ -157,5 +157,28 @@ export function useChatSession(options: ChatSessionOptions) {
 
   const stop = useCallback(() => abortRef.current?.abort(), []);
 
-  return { messages, conversationId, streaming, send, stop };
+  /** A finished line said elsewhere (an open-mic agent call): shown in the log as it is. */
+  const append = useCallback((sender: 'user' | 'personality', content: string) => {
+    const line: LogMessage = {
+      id: localId(sender === 'user' ? 'user' : 'reply'),
+      sender,
+      content,
+      timestamp: new Date().toISOString(),
+      kind: 'message',
+      documentReferences: [],
+    };
+    setMessages((all) => [...all, line]);
+  }, []);
+
+  /** The server saved lines of this conversation under `id` (the first line of a call starts one). */
+  const adoptConversation = useCallback((id: string) => {
+    if (id === latest.current.conversationId) return;
+    latest.current.conversationId = id;
+    setConversationId(id);
+    latest.current.options.onConversationStarted?.(id);
+  }, []);
+
+  const currentConversationId = useCallback(() => latest.current.conversationId, []);
+
+  return { messages, conversationId, streaming, send, stop, append, adoptConversation, currentConversationId };
 }

@@ -5,13 +5,15 @@ import { toast } from 'sonner';
 import { VOICE_VOLUME_DEFAULT } from '../../../../shared/voice-volume';
 import { SpeechPlayer } from '../speech/speech-player';
 
-export function useSpeechPlayer(personalityId: string) {
+export function useSpeechPlayer(personalityId: string, hooks: { onPlaybackStart?: (replyId: string) => void } = {}) {
   const [volume, setVolumeState] = useState(VOICE_VOLUME_DEFAULT);
   const [muted, setMuted] = useState(false);
   const [active, setActive] = useState(false);
   const [autoplayBlocked, setAutoplayBlocked] = useState(false);
   const level = useRef({ volume, muted });
   level.current = { volume, muted };
+  const onPlaybackStart = useRef(hooks.onPlaybackStart);
+  onPlaybackStart.current = hooks.onPlaybackStart;
 
   const [player] = useState(
     () =>
@@ -21,6 +23,7 @@ export function useSpeechPlayer(personalityId: string) {
         onActiveChange: setActive,
         onAutoplayBlocked: setAutoplayBlocked,
         onError: (message) => toast.error(message),
+        onPlaybackStart: (replyId) => onPlaybackStart.current?.(replyId),
       }),
   );
   useEffect(() => () => player.dispose(), [player]);

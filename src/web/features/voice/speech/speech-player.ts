@@ -28,6 +28,8 @@ export interface SpeechPlayerOptions {
   /** The browser refused to play without a gesture: show "Tap the Play button" until resume(). */
   onAutoplayBlocked(blocked: boolean): void;
   onError(message: string): void;
+  /** A sentence became audible (open mic measures its response time from the end of speech to here). */
+  onPlaybackStart?(replyId: string): void;
 }
 
 const PREFETCH = 3;
@@ -163,7 +165,7 @@ export class SpeechPlayer {
         const clip = await (item.clip ?? this.fetchClip(item));
         if (generation !== this.generation) return;
         if (!this.failedReplies.has(item.replyId) || clip.kind !== 'silent') {
-          const played = await this.play(clip, generation);
+          const played = await this.play(clip, generation, item.replyId);
           if (played && !item.replyId.includes('#replay-')) {
             this.spoken.set(item.replyId, [...(this.spoken.get(item.replyId) ?? []), clip]);
           }
@@ -178,17 +180,21 @@ export class SpeechPlayer {
     }
   }
 
-  private play(clip: Clip, generation: number): Promise<boolean> {
+  private play(clip: Clip, generation: number, replyId: string): Promise<boolean> {
     if (clip.kind === 'silent') return Promise.resolve(false);
-    if (clip.kind === 'browser') return this.speakInBrowser(clip.text);
-    return this.playAudio(clip, generation);
+    if (clip.kind === 'browser') {
+      this.options.onPlaybackStart?.(replyId);
+      return this.speakInBrowser(clip.text);
+    }
+    return this.playAudio(clip, generation, replyId);
   }
 
-  private async playAudio(clip: Extract<Clip, { kind: 'audio' }>, generation: number): Promise<boolean> {
+  private async playAudio(clip: Extract<Clip, { kind: 'audio' }>, generation: number, replyId: string): Promise<boolean> {
     const el = new Audio(clip.url);
     this.current = el;
     this.currentMultiplier = clip.multiplier;
     el.volume = this.volumeFor(clip.multiplier);
+    el.addEventListener('playing', () => this.options.onPlaybackStart?.(replyId), { once: true });
     const finished = new Promise<boolean>((resolve) => {
       el.addEventListener('ended', () => resolve(true), { once: true });
       el.addEventListener('error', () => resolve(false), { once: true });

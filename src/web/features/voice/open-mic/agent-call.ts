@@ -1,0 +1,82 @@
+// An open-mic call with an ElevenLabs agent through the official browser client: it opens the
+// agent's websocket with the signed URL, streams the microphone and plays the agent. Each finished
+// line (the person's transcript, the agent's reply) is handed to `onLine` for the log and the
+// saved conversation.
+import type { VoiceConversation } from '@elevenlabs/client';
+import { messages } from '../../../../shared/messages';
+import type { ActiveCall, CallEvents, CallStatus } from './call-types';
+import { VOICE_ASSET_BASE } from './silero-vad';
+
+export interface AgentCallOptions {
+  signedUrl: string;
+  volume: number;
+  events: CallEvents;
+  onLine(role: 'user' | 'assistant', text: string): void;
+  now?: () => number;
+}
+
+/** Turns a failure to connect into the spec's Voice session messages. */
+export function agentStartError(err: unknown): string {
+  const closeCode = (err as { closeCode?: number } | null)?.closeCode;
+  if (closeCode === 1006) return messages.openMic.agentInvalid;
+  if (err instanceof TypeError || (err instanceof Error && /network|failed to fetch/i.test(err.message))) return messages.openMic.networkError;
+  if (err instanceof Error && err.name === 'SessionConnectionError') return messages.openMic.socketFailed(err.message);
+  return err instanceof Error ? err.message : String(err);
+}
+
+export async function startAgentCall(options: AgentCallOptions): Promise<ActiveCall> {
+  const { events } = options;
+  const now = options.now ?? (() => performance.now());
+  const { Conversation } = await import('@elevenlabs/client');
+  let connected = false;
+  let hungUp = false;
+  let userFinishedAt: number | null = null;
+
+  events.onStatus('connecting');
+  let conversation: VoiceConversation;
+  try {
+    conversation = (await Conversation.startSession({
+      signedUrl: options.signedUrl,
+      connectionType: 'websocket',
+      // No wake lock prompt, no extra delay: the call is started by a click on a desktop or phone.
+      useWakeLock: false,
+      // The worklets from the app (the CSP allows scripts from 'self' only, not blob: URLs).
+      workletPaths: { rawAudioProcessor: `${VOICE_ASSET_BASE}rawAudioProcessor.js`, audioConcatProcessor: `${VOICE_ASSET_BASE}audioConcatProcessor.js` },
+      onConnect: () => {
+        connected = true;
+      },
+      onStatusChange: ({ status }) => events.onStatus(status as CallStatus),
+      onModeChange: ({ mode }) => {
+        events.onMode(mode);
+        if (mode === 'speaking' && userFinishedAt !== null) {
+          events.onResponseTime(now() - userFinishedAt);
+          userFinishedAt = null;
+        }
+      },
+      onMessage: ({ source, message }) => {
+        if (!message?.trim()) return;
+        if (source === 'user') userFinishedAt = now();
+        options.onLine(source === 'user' ? 'user' : 'assistant', message);
+      },
+      onDisconnect: (details) => {
+        if (hungUp || details.reason === 'user') return;
+        // The agent ending the call is a normal end; anything else dropped it.
+        if (details.reason === 'agent') return;
+        events.onDropped(connected ? messages.openMic.dropped : details.closeCode === 1006 ? messages.openMic.agentInvalid : details.message);
+      },
+    })) as VoiceConversation;
+  } catch (err) {
+    events.onStatus('disconnected');
+    throw new Error(agentStartError(err));
+  }
+  conversation.setVolume({ volume: options.volume });
+  return {
+    async end() {
+      hungUp = true;
+      await conversation.endSession();
+    },
+    setVolume(volume) {
+      conversation.setVolume({ volume });
+    },
+  };
+}

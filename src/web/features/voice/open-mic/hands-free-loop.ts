@@ -1,0 +1,156 @@
+// The product's own open-mic conversation, for personalities without an ElevenLabs agent: voice
+// activity detection decides when the person has finished, the turn goes through speech-to-text,
+// the grounded chat (the same conversation as Text and Self-paced Chat) and speech sentence by
+// sentence; speaking while the personality talks stops its audio at once and cancels the reply
+// upstream (the aborted chat request cancels the model call; the player aborts speech fetches).
+import { ApiError } from '../../../lib/api-client';
+import type { SendOptions } from '../../conversation/hooks/use-chat-session';
+import type { Transcript } from '../api/voice-api';
+import { encodeWav } from '../audio/wav-encoder';
+import { SentenceStream } from '../speech/sentence-stream';
+import type { ActiveCall, CallEvents } from './call-types';
+import type { VadFactory, VadHandle } from './silero-vad';
+
+export interface HandsFreeDeps {
+  endOfTurnMs: number;
+  getStream(): Promise<MediaStream>;
+  createVad: VadFactory;
+  transcribe(wav: Uint8Array<ArrayBuffer>, signal: AbortSignal): Promise<Transcript>;
+  send(text: string, options: SendOptions): Promise<boolean>;
+  /** Stops the reply streaming from the server (its model call is cancelled with it). */
+  stopReply(): void;
+  player: { speak(replyId: string, sentence: string): void; endReply(replyId: string): void; stop(): void };
+  events: CallEvents;
+  /** A turn failed (it is dropped; the call goes on). */
+  onTurnError(message: string, kind: 'warning' | 'error'): void;
+  /** Barge-in: from the detected start of speech to the reply falling silent, in ms. */
+  onBargeIn?(ms: number): void;
+  now?: () => number;
+}
+
+export class HandsFreeLoop {
+  private vad: VadHandle | null = null;
+  private stream: MediaStream | null = null;
+  private turn: AbortController | null = null;
+  private speaking = false;
+  private turnEndedAt: number | null = null;
+  private currentReplyId: string | null = null;
+  private ended = false;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: HandsFreeDeps) {
+    this.now = deps.now ?? (() => performance.now());
+  }
+
+  async start(): Promise<ActiveCall> {
+    const { events } = this.deps;
+    events.onStatus('connecting');
+    try {
+      this.stream = await this.deps.getStream();
+      this.vad = await this.deps.createVad(
+        { onSpeechStart: () => this.speechStarted(), onSpeechEnd: (audio) => void this.turnEnded(audio), onMisfire: () => {} },
+        { endOfTurnMs: this.deps.endOfTurnMs, stream: this.stream },
+      );
+    } catch (err) {
+      this.releaseStream();
+      events.onStatus('disconnected');
+      throw err;
+    }
+    // The microphone going away (unplugged, revoked) is a dropped call.
+    for (const track of this.stream.getAudioTracks()) track.addEventListener('ended', () => void this.drop());
+    events.onStatus('connected');
+    events.onMode('listening');
+    return { end: () => this.end(), setVolume: () => {} };
+  }
+
+  /** The player started or finished speaking (from useSpeechPlayer). */
+  setSpeaking(active: boolean): void {
+    if (this.ended || active === this.speaking) return;
+    this.speaking = active;
+    this.deps.events.onMode(active ? 'speaking' : 'listening');
+  }
+
+  /** A sentence of `replyId` became audible. */
+  playbackStarted(replyId: string): void {
+    if (this.turnEndedAt !== null && replyId === this.currentReplyId) {
+      this.deps.events.onResponseTime(this.now() - this.turnEndedAt);
+      this.turnEndedAt = null;
+    }
+  }
+
+  private speechStarted(): void {
+    if (this.ended) return;
+    if (this.turn || this.speaking) {
+      const at = this.now();
+      // Barge-in: silence first, then cancel what is still coming.
+      this.deps.player.stop();
+      this.turn?.abort();
+      this.turn = null;
+      this.deps.stopReply();
+      this.turnEndedAt = null;
+      this.deps.onBargeIn?.(this.now() - at);
+      this.setSpeaking(false);
+    }
+  }
+
+  private async turnEnded(audio: Float32Array): Promise<void> {
+    if (this.ended) return;
+    const controller = new AbortController();
+    this.turn?.abort();
+    this.turn = controller;
+    this.turnEndedAt = this.now();
+    try {
+      const transcript = await this.deps.transcribe(encodeWav(audio, 16000), controller.signal);
+      if (controller.signal.aborted) return;
+      const text = transcript.text.trim();
+      if (!text) return;
+      const sentences = new SentenceStream();
+      await this.deps.send(text, {
+        pronunciationReport: transcript.pronunciation,
+        onReply: ({ id, text: reply, final }) => {
+          if (controller.signal.aborted) return;
+          this.currentReplyId = id;
+          for (const s of final ? sentences.finish(reply) : sentences.push(reply)) this.deps.player.speak(id, s);
+          if (final) this.deps.player.endReply(id);
+        },
+      });
+    } catch (err) {
+      if (controller.signal.aborted || this.ended) return;
+      // Silence or a cough: nothing to answer, keep listening.
+      if (err instanceof ApiError && err.code === 'NO_SPEECH') return;
+      if (err instanceof ApiError && err.code === 'NETWORK') return void this.drop(err.message);
+      this.deps.onTurnError(err instanceof ApiError ? err.message : String(err), 'error');
+    } finally {
+      if (this.turn === controller) this.turn = null;
+    }
+  }
+
+  private async drop(message?: string): Promise<void> {
+    if (this.ended) return;
+    await this.teardown();
+    this.deps.events.onDropped(message ?? '');
+  }
+
+  async end(): Promise<void> {
+    if (this.ended) return;
+    this.deps.events.onStatus('disconnecting');
+    await this.teardown();
+  }
+
+  private async teardown(): Promise<void> {
+    this.ended = true;
+    this.turn?.abort();
+    this.turn = null;
+    this.deps.player.stop();
+    this.deps.stopReply();
+    await this.vad?.destroy().catch(() => {});
+    this.vad = null;
+    this.releaseStream();
+    this.deps.events.onStatus('disconnected');
+  }
+
+  private releaseStream(): void {
+    for (const track of this.stream?.getTracks() ?? []) track.stop();
+    this.stream = null;
+  }
+}
