@@ -24,6 +24,11 @@ describe('health and documentation', () => {
     });
   });
 
+  it('sends a strict CSP: same-origin connections only when no ElevenLabs agents are configured', async () => {
+    const res = await server.client().raw('/api/health');
+    expect(res.headers.get('content-security-policy')).toContain("connect-src 'self';");
+  });
+
   it('GET /api/openapi.json lists the routes', async () => {
     const res = await server.client().get('/api/openapi.json');
     expect(res.status).toBe(200);

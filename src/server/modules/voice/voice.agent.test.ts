@@ -130,3 +130,14 @@ describe('the lines of a call', () => {
     expect(refused.body.error.message).toBe(messages.voice.creditsExhausted);
   });
 });
+
+describe('the content security policy', () => {
+  it("lets the page open the agent's websocket (and only that one) and compile the VAD's WebAssembly", async () => {
+    const res = await v.server.client().raw('/api/health');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    const eleven = new URL(v.elevenlabs.url);
+    expect(csp).toContain(`connect-src 'self' ws://${eleven.host}`);
+    expect(csp).toMatch(/script-src 'self' 'wasm-unsafe-eval'(;|$)/);
+    expect(csp).not.toContain("'unsafe-eval'");
+  });
+});

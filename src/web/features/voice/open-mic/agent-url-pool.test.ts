@@ -1,0 +1,78 @@
+// The pool of pre-opened agent connections (spec: at most 3, the oldest evicted): what is kept,
+// what is fetched again, and that a URL is used once and not after it goes stale.
+import { describe, expect, it } from 'vitest';
+import { AGENT_URL_TTL_MS, AgentUrlPool } from './agent-url-pool';
+
+function pool() {
+  const fetched: string[] = [];
+  let now = 0;
+  const p = new AgentUrlPool(async (id) => {
+    fetched.push(id);
+    return `wss://agents.test/${id}?n=${fetched.length}`;
+  }, () => now);
+  return { p, fetched, advance: (ms: number) => (now += ms) };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+describe('AgentUrlPool', () => {
+  it('keeps three; a fourth evicts the oldest, and reopening a kept one fetches nothing', async () => {
+    const { p, fetched } = pool();
+    for (const id of ['a', 'b', 'c', 'd']) p.preload(`u:${id}`, id);
+    await settle();
+    expect(p.keys()).toEqual(['u:b', 'u:c', 'u:d']);
+    p.preload('u:c', 'c');
+    expect(fetched).toEqual(['a', 'b', 'c', 'd']);
+    // Reopened: now the newest, so b is the next to go.
+    expect(p.keys()).toEqual(['u:b', 'u:d', 'u:c']);
+    p.preload('u:a', 'a');
+    expect(p.keys()).toEqual(['u:d', 'u:c', 'u:a']);
+    expect(fetched).toEqual(['a', 'b', 'c', 'd', 'a']);
+  });
+
+  it('is ready once the URL arrived; take() uses it once', async () => {
+    const { p } = pool();
+    p.preload('u:a', 'a');
+    expect(p.ready('u:a')).toBe(false);
+    await settle();
+    expect(p.ready('u:a')).toBe(true);
+    expect(await p.take('u:a')).toBe('wss://agents.test/a?n=1');
+    expect(await p.take('u:a')).toBeUndefined();
+    expect(p.ready('u:a')).toBe(false);
+  });
+
+  it('does not hand out a URL older than the TTL, and fetches a fresh one when reopened', async () => {
+    const { p, fetched, advance } = pool();
+    p.preload('u:a', 'a');
+    await settle();
+    advance(AGENT_URL_TTL_MS);
+    expect(p.ready('u:a')).toBe(false);
+    p.preload('u:a', 'a');
+    expect(fetched).toEqual(['a', 'a']);
+    advance(AGENT_URL_TTL_MS);
+    expect(await p.take('u:a')).toBeUndefined();
+  });
+
+  it('forgets a failed fetch, so Start asks again', async () => {
+    let fail = true;
+    const p = new AgentUrlPool(async () => {
+      if (fail) throw new Error('Agent not found');
+      return 'wss://agents.test/x';
+    });
+    p.preload('u:x', 'x');
+    await settle();
+    expect(p.keys()).toEqual([]);
+    fail = false;
+    p.preload('u:x', 'x');
+    await settle();
+    expect(await p.take('u:x')).toBe('wss://agents.test/x');
+  });
+
+  it('keys by person: another viewer never gets the URL fetched for someone else', async () => {
+    const { p } = pool();
+    p.preload('alice:a', 'a');
+    await settle();
+    expect(await p.take('bob:a')).toBeUndefined();
+    expect(await p.take('alice:a')).toBeDefined();
+  });
+});
