@@ -10,58 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { messages } from '../../src/shared/messages';
-import { fliteSynthesize } from '../../src/server/ai/speech/flite-text-to-speech';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-fake';
 import { startFakeElevenLabs, type FakeElevenLabs } from '../fakes/elevenlabs-fake';
 import { startKindred, signUpOn, type KindredProcess } from './support/model-server';
 import { uniqueEmail, PASSWORD } from './support/accounts';
 import { skipOnboarding } from './support/onboarding';
+import { micWav as wavOf, silence, spoken } from './support/spoken-wav';
 
-const RATE = 48000;
-
-/** 8 kHz flite speech as 48 kHz samples, normalized to a clear speaking level. */
-async function speech(text: string): Promise<Float32Array> {
-  const wav = Buffer.from(await fliteSynthesize(text));
-  const rate = wav.readUInt32LE(24);
-  let at = 12;
-  while (wav.toString('latin1', at, at + 4) !== 'data') at += 8 + wav.readUInt32LE(at + 4);
-  const n = wav.readUInt32LE(at + 4) / 2;
-  const src = new Float32Array(n);
-  let peak = 1;
-  for (let i = 0; i < n; i++) peak = Math.max(peak, Math.abs((src[i] = wav.readInt16LE(at + 8 + i * 2))));
-  const out = new Float32Array(Math.floor((n * RATE) / rate));
-  for (let j = 0; j < out.length; j++) {
-    const x = (j * rate) / RATE;
-    const i = Math.floor(x);
-    const a = src[i] ?? 0;
-    const b = src[i + 1] ?? a;
-    out[j] = ((a + (b - a) * (x - i)) / peak) * 0.6;
-  }
-  return out;
-}
-
-function wav48(parts: Float32Array[]): Buffer {
-  const n = parts.reduce((s, p) => s + p.length, 0);
-  const out = Buffer.alloc(44 + n * 2);
-  out.write('RIFF', 0);
-  out.writeUInt32LE(36 + n * 2, 4);
-  out.write('WAVE', 8);
-  out.write('fmt ', 12);
-  out.writeUInt32LE(16, 16);
-  out.writeUInt16LE(1, 20);
-  out.writeUInt16LE(1, 22);
-  out.writeUInt32LE(RATE, 24);
-  out.writeUInt32LE(RATE * 2, 28);
-  out.writeUInt16LE(2, 32);
-  out.writeUInt16LE(16, 34);
-  out.write('data', 36);
-  out.writeUInt32LE(n * 2, 40);
-  let o = 44;
-  for (const p of parts) for (const v of p) (out.writeInt16LE(Math.round(Math.max(-1, Math.min(1, v)) * 32767), o), (o += 2));
-  return out;
-}
-
-const silence = (seconds: number) => new Float32Array(Math.round(seconds * RATE));
 const micWav = path.join(os.tmpdir(), `kindred-e2e-open-mic-${process.pid}.wav`);
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const baseArgs = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--no-first-run'];
@@ -84,7 +39,7 @@ let app: KindredProcess;
 test.beforeAll(async () => {
   fs.writeFileSync(
     micWav,
-    wav48([silence(1), await speech('Hello there, can you tell me about your life?'), silence(3.5), await speech('Wait, tell me about your studies instead.'), silence(5)]),
+    wavOf([silence(1), await spoken('Hello there, can you tell me about your life?'), silence(3.5), await spoken('Wait, tell me about your studies instead.'), silence(5)]),
   );
   fake = await startFakeOpenAI({ chat: { mode: 'reply', reply: REPLY, delayMs: 5 } });
   eleven = await startFakeElevenLabs();
@@ -251,6 +206,8 @@ test('starting an ElevenLabs conversation without an agent id is refused with th
 });
 
 test('the own hands-free loop: speak, hear the reply, barge in mid-reply; the reply stops and the new turn is answered', async ({ page }) => {
+  // Loading the VAD model and two full voice turns take a while on 2 busy cores.
+  test.setTimeout(150_000);
   const name = `Hands Free ${Date.now().toString(36)}`;
   await signIn(page);
   await createPersonality(page, { name, voiceProvider: 'openai', voice: 'nova' });
@@ -265,7 +222,7 @@ test('the own hands-free loop: speak, hear the reply, barge in mid-reply; the re
   const before = fake.transcriptions.length;
 
   await page.getByRole('button', { name: 'Start Voice Chat' }).click();
-  await expect(callStatus(page)).toContainText('Connected', { timeout: 30_000 });
+  await expect(callStatus(page)).toContainText('Connected', { timeout: 60_000 });
 
   // The first sentence is a turn: transcribed, answered, spoken.
   await expect(lines(page, name, 'user').first()).toHaveText(/Hello, who are you\?/, { timeout: 30_000 });

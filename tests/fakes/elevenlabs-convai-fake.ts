@@ -26,6 +26,8 @@ export interface ConvaiSettings {
   greeting: string;
   /** Seconds of reply audio sent per answer. */
   replyAudioSeconds: number;
+  /** Before answering get-signed-url (the real round trip to ElevenLabs). */
+  signedUrlDelayMs: number;
 }
 
 export interface ConvaiRecord {
@@ -71,6 +73,7 @@ export function attachConvai(server: http.Server, baseUrl: () => string, initial
     reply: 'Yes, I can hear you clearly. What would you like to talk about?',
     greeting: 'Hi! I am your voice agent.',
     replyAudioSeconds: 1.5,
+    signedUrlDelayMs: 0,
     ...initial,
   };
   const record: ConvaiRecord = { signedUrlRequests: [], sessions: [] };
@@ -179,7 +182,9 @@ export function attachConvai(server: http.Server, baseUrl: () => string, initial
       const signature = crypto.randomBytes(12).toString('hex');
       signatures.set(signature, agentId);
       const wsBase = baseUrl().replace(/^http/, 'ws');
-      json(200, { signed_url: `${wsBase}/v1/convai/conversation?agent_id=${encodeURIComponent(agentId)}&conversation_signature=${signature}` });
+      const answer = () => json(200, { signed_url: `${wsBase}/v1/convai/conversation?agent_id=${encodeURIComponent(agentId)}&conversation_signature=${signature}` });
+      if (settings.signedUrlDelayMs > 0) setTimeout(answer, settings.signedUrlDelayMs);
+      else answer();
       return true;
     },
   };

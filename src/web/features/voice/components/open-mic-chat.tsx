@@ -25,7 +25,16 @@ export function OpenMicChat(props: Omit<OpenMicOptions, 'endOfTurnMs'>) {
   const inCall = mic.status === 'connecting' || mic.status === 'connected';
 
   return (
-    <div className="grid gap-4" data-testid="open-mic-chat" data-status={mic.status} data-mode={mic.mode} data-engine={mic.engine}>
+    <div
+      className="grid gap-4"
+      data-testid="open-mic-chat"
+      data-status={mic.status}
+      data-mode={mic.mode}
+      data-engine={mic.engine}
+      // Exact figures for the benchmark (bench/open-mic.bench.ts); the screen shows them rounded.
+      data-connect-ms={mic.connectMs ?? undefined}
+      data-response-ms={mic.responseTimes.map((ms) => ms.toFixed(1)).join(' ')}
+    >
       <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg border bg-muted/30 px-3 py-2">
         <p role="status" aria-live="polite" aria-label="Call status" className="flex items-center gap-2 text-sm font-medium">
           {mic.status === 'connected' ? (

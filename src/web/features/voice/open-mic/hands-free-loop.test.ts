@@ -149,3 +149,17 @@ describe('HandsFreeLoop', () => {
     expect(t.statuses).toEqual(['connecting', 'disconnected']);
   });
 });
+
+describe('HandsFreeLoop start-up', () => {
+  it('gives up on voice detection that never starts, says so, and stops it if it starts late', async () => {
+    let finish!: (h: { destroy(): Promise<void> }) => void;
+    const destroy = vi.fn(async () => {});
+    const t = setup({ startTimeoutMs: 20, createVad: () => new Promise((resolve) => (finish = resolve)) });
+    await expect(t.loop.start()).rejects.toThrow('Voice detection could not start in this browser.');
+    expect(t.statuses).toEqual(['connecting', 'disconnected']);
+    expect(t.track.stop).toHaveBeenCalled();
+    finish({ destroy });
+    await flush();
+    expect(destroy).toHaveBeenCalled();
+  });
+});

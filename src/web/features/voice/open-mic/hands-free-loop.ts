@@ -4,6 +4,7 @@
 // sentence; speaking while the personality talks stops its audio at once and cancels the reply
 // upstream (the aborted chat request cancels the model call; the player aborts speech fetches).
 import { ApiError } from '../../../lib/api-client';
+import { messages } from '../../../../shared/messages';
 import type { SendOptions } from '../../conversation/hooks/use-chat-session';
 import type { Transcript } from '../api/voice-api';
 import { encodeWav } from '../audio/wav-encoder';
@@ -15,6 +16,10 @@ export interface HandsFreeDeps {
   endOfTurnMs: number;
   getStream(): Promise<MediaStream>;
   createVad: VadFactory;
+  /** Created in the click that started the call (it is closed when the call ends). */
+  audioContext?: AudioContext;
+  /** How long voice detection may take to start before the call is given up. */
+  startTimeoutMs?: number;
   transcribe(wav: Uint8Array<ArrayBuffer>, signal: AbortSignal): Promise<Transcript>;
   send(text: string, options: SendOptions): Promise<boolean>;
   /** Stops the reply streaming from the server (its model call is cancelled with it). */
@@ -26,6 +31,19 @@ export interface HandsFreeDeps {
   /** Barge-in: from the detected start of speech to the reply falling silent, in ms. */
   onBargeIn?(ms: number): void;
   now?: () => number;
+}
+
+/** Loading the model on a slow phone takes seconds; a minute means something is stuck. */
+const START_TIMEOUT_MS = 60_000;
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(messages.openMic.vadFailed)), ms);
+    work.then(
+      (v) => (clearTimeout(timer), resolve(v)),
+      (e) => (clearTimeout(timer), reject(e)),
+    );
+  });
 }
 
 export class HandsFreeLoop {
@@ -45,14 +63,19 @@ export class HandsFreeLoop {
   async start(): Promise<ActiveCall> {
     const { events } = this.deps;
     events.onStatus('connecting');
+    let creating: Promise<VadHandle> | undefined;
     try {
       this.stream = await this.deps.getStream();
-      this.vad = await this.deps.createVad(
+      creating = this.deps.createVad(
         { onSpeechStart: () => this.speechStarted(), onSpeechEnd: (audio) => void this.turnEnded(audio), onMisfire: () => {} },
-        { endOfTurnMs: this.deps.endOfTurnMs, stream: this.stream },
+        { endOfTurnMs: this.deps.endOfTurnMs, stream: this.stream, audioContext: this.deps.audioContext },
       );
+      this.vad = await withTimeout(creating, this.deps.startTimeoutMs ?? START_TIMEOUT_MS);
     } catch (err) {
+      // Gave up waiting: if it starts after all, it must not keep listening.
+      creating?.then((late) => late.destroy()).catch(() => {});
       this.releaseStream();
+      void this.deps.audioContext?.close().catch(() => {});
       events.onStatus('disconnected');
       throw err;
     }
@@ -145,6 +168,7 @@ export class HandsFreeLoop {
     this.deps.stopReply();
     await this.vad?.destroy().catch(() => {});
     this.vad = null;
+    await this.deps.audioContext?.close().catch(() => {});
     this.releaseStream();
     this.deps.events.onStatus('disconnected');
   }

@@ -15,16 +15,21 @@ export interface VadHandle {
   destroy(): Promise<void>;
 }
 
-export type VadFactory = (callbacks: VadCallbacks, options: { endOfTurnMs: number; stream: MediaStream }) => Promise<VadHandle>;
+export type VadFactory = (
+  callbacks: VadCallbacks,
+  options: { endOfTurnMs: number; stream: MediaStream; audioContext?: AudioContext },
+) => Promise<VadHandle>;
 
 export const VOICE_ASSET_BASE = typeof __VOICE_ASSET_BASE__ === 'string' ? __VOICE_ASSET_BASE__ : '/assets/voice/';
 const ASSET_BASE = VOICE_ASSET_BASE;
 const MODEL = 'silero_vad_v5.onnx';
 
-export const createSileroVad: VadFactory = async (callbacks, { endOfTurnMs, stream }) => {
+export const createSileroVad: VadFactory = async (callbacks, { endOfTurnMs, stream, audioContext }) => {
   const { MicVAD } = await import('@ricky0123/vad-web');
   const vad = await MicVAD.new({
     model: 'v5',
+    // Created and resumed in the click that started the call (browsers only let audio start in a gesture).
+    ...(audioContext ? { audioContext } : {}),
     baseAssetPath: ASSET_BASE,
     onnxWASMBasePath: ASSET_BASE,
     // The stream is ours (opened with echo cancellation, its errors mapped to the spec's messages).
@@ -47,15 +52,19 @@ export const createSileroVad: VadFactory = async (callbacks, { endOfTurnMs, stre
 let preloading: Promise<void> | undefined;
 
 /**
- * Fetches the VAD code, model and WebAssembly ahead of Start (the files are cached as immutable),
- * so connecting only has to open the microphone. Resolves when everything is in.
+ * Gets the VAD ready ahead of Start: its code and model are fetched (cached as immutable) and the
+ * WebAssembly runtime is compiled and started once for the page by opening the model (the slow
+ * part: seconds on a busy machine), so connecting only opens the microphone and a session.
  */
 export function preloadVad(): Promise<void> {
-  preloading ??= Promise.all([
-    import('@ricky0123/vad-web'),
-    fetch(`${ASSET_BASE}${MODEL}`).then((r) => r.arrayBuffer()),
-    fetch(`${ASSET_BASE}ort-wasm-simd-threaded.wasm`).then((r) => r.arrayBuffer()),
-  ]).then(
+  // The same onnxruntime-web module the VAD imports (one runtime per page).
+  preloading ??= Promise.all([import('@ricky0123/vad-web'), import('onnxruntime-web/wasm'), fetch(`${ASSET_BASE}${MODEL}`).then((r) => r.arrayBuffer())])
+    .then(async ([, ort, model]) => {
+      ort.env.wasm.wasmPaths = ASSET_BASE;
+      const session = await ort.InferenceSession.create(new Uint8Array(model));
+      await session.release();
+    })
+    .then(
     () => undefined,
     (err) => {
       preloading = undefined;

@@ -138,10 +138,14 @@ export function useOpenMic(options: OpenMicOptions) {
       } else {
         setPreloadedCall(wasReady);
         const opts = latest.current;
+        // In the click itself, before anything is awaited: browsers only let audio start in a gesture.
+        const audioContext = typeof AudioContext === 'undefined' ? undefined : new AudioContext();
+        void audioContext?.resume().catch(() => {});
         const hands = new HandsFreeLoop({
           endOfTurnMs: opts.endOfTurnMs,
           getStream: openMicrophone,
           createVad: createSileroVad,
+          audioContext,
           transcribe: (wav, signal) => transcribe(personality.id, wav, signal),
           send: (text, o) => latest.current.send(text, o),
           stopReply: () => latest.current.stopReply(),
@@ -183,7 +187,9 @@ export function useOpenMic(options: OpenMicOptions) {
     connectMs,
     averageResponseMs,
     responses: responseTimes.length,
-    preloaded: status === 'disconnected' && !connectMs ? ready : preloadedCall,
+    responseTimes,
+    // Between calls: whether the next one is ready; during a call: whether it started from a pre-loaded connection.
+    preloaded: status === 'disconnected' ? ready : preloadedCall,
     problem,
     speech,
     start,
