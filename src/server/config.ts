@@ -89,6 +89,16 @@ const envSchema = z.object({
   /** Speech is asked for sentence by sentence: one reply is several requests. */
   RATE_LIMIT_SPEECH_PER_MINUTE: z.coerce.number().int().positive().default(200),
   RATE_LIMIT_VOICE_CLONE_PER_HOUR: z.coerce.number().int().positive().default(10),
+  // Object storage (S3-compatible) instead of DATA_DIR/blobs: selected by S3_BUCKET.
+  S3_ENDPOINT: optionalString,
+  S3_BUCKET: optionalString,
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -147,6 +157,8 @@ export interface AppConfig {
     urlImportTimeoutMs: number;
     urlImportAllowLoopback: boolean;
   };
+  /** S3-compatible object storage; unset: files under DATA_DIR/blobs. */
+  s3?: { endpoint?: string; bucket: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
   /** concurrency 0 means this process runs no jobs (another process does). */
   jobs: { concurrency: number; leaseSeconds: number; maxAttempts: number; pollMs: number; retryBaseMs: number };
 }
@@ -167,6 +179,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const e = parsed.data;
   const port = e.PORT;
+  if (e.S3_ENDPOINT && !e.S3_BUCKET) throw new Error('Invalid configuration: S3_ENDPOINT is set but S3_BUCKET is not');
   return {
     env: e.NODE_ENV,
     port,
@@ -235,6 +248,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       urlImportTimeoutMs: e.URL_IMPORT_TIMEOUT_MS,
       urlImportAllowLoopback: e.URL_IMPORT_ALLOW_LOOPBACK,
     },
+    s3: e.S3_BUCKET
+      ? {
+          endpoint: e.S3_ENDPOINT,
+          bucket: e.S3_BUCKET,
+          region: e.S3_REGION,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          // A custom endpoint (MinIO, Garage, s3rver) usually needs path-style; AWS itself does not.
+          forcePathStyle: e.S3_FORCE_PATH_STYLE ?? Boolean(e.S3_ENDPOINT),
+        }
+      : undefined,
     jobs: {
       concurrency: e.JOB_CONCURRENCY,
       leaseSeconds: e.JOB_LEASE_SECONDS,
