@@ -45,6 +45,8 @@ const envSchema = z.object({
   SIGN_IN_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(20),
   /** Open document event streams per user and per address. */
   EVENT_STREAMS_PER_CLIENT: z.coerce.number().int().positive().default(10),
+  /** How often a live document stream re-reads the database besides being told of changes (and re-checks the session). */
+  DOCUMENT_STREAM_POLL_MS: z.coerce.number().int().min(100).default(2000),
   /** OpenAI-compatible moderation model (e.g. omni-moderation-latest) on OPENAI_BASE_URL; unset: the offline classifier. */
   MODERATION_MODEL: optionalString,
   /** Confidence from which content is flagged for review (0-1). */
@@ -140,6 +142,7 @@ export interface AppConfig {
     signInFailuresBeforeBackoff: number;
     signInFailuresPerAccount: number;
     eventStreamsPerClient: number;
+    documentStreamPollMs: number;
     voicePerMinute: number;
     speechPerMinute: number;
     voiceClonePerHour: number;
@@ -222,6 +225,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       signInFailuresBeforeBackoff: e.SIGN_IN_FAILURES_BEFORE_BACKOFF,
       signInFailuresPerAccount: e.SIGN_IN_FAILURES_PER_ACCOUNT,
       eventStreamsPerClient: e.EVENT_STREAMS_PER_CLIENT,
+      documentStreamPollMs: e.DOCUMENT_STREAM_POLL_MS,
       voicePerMinute: e.RATE_LIMIT_VOICE_PER_MINUTE,
       speechPerMinute: e.RATE_LIMIT_SPEECH_PER_MINUTE,
       voiceClonePerHour: e.RATE_LIMIT_VOICE_CLONE_PER_HOUR,

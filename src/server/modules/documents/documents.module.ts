@@ -88,6 +88,8 @@ export function createDocumentsModule(deps: DocumentsModuleDeps) {
     storage,
     /** EVENT_STREAMS_PER_CLIENT: open event streams allowed per user and per address. */
     maxEventStreamsPerClient: config.rateLimits.eventStreamsPerClient,
+    /** DOCUMENT_STREAM_POLL_MS: the stream's re-read besides change notices. */
+    streamPollMs: config.rateLimits.documentStreamPollMs,
     embeddingModel: embeddings?.model ?? null,
     /**
      * Start-up: queues embedding for documents with chunks that have no vector from the current
