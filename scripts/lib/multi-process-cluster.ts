@@ -71,7 +71,7 @@ async function waitHealthy(url: string, child: ChildProcess, output: string[]): 
 
 export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const s3 = await startS3TestServer();
-  const proxyPort = opts.proxyPort ?? (await freePort());
+  const proxyPort = opts.proxyPort || (await freePort()); // 0: any free port (PUBLIC_URL must name the real one)
   const publicUrl = `http://127.0.0.1:${proxyPort}`;
   const authSecret = crypto.randomBytes(32).toString('hex');
   const apps: AppProcess[] = [];
