@@ -17,6 +17,17 @@ export default defineConfig({
         },
       },
       {
+        // Two real app processes + PostgreSQL + s3rver (tests/multi-process); needs TEST_DATABASE_URL.
+        test: {
+          name: 'multi-process',
+          environment: 'node',
+          include: ['tests/multi-process/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          pool: 'forks',
+        },
+      },
+      {
         plugins: [react()],
         test: {
           name: 'web',

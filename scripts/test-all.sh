@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every test Kindred has (`npm test`): typecheck, the server suite on PGlite and (when
-# TEST_DATABASE_URL is set) on PostgreSQL, the web component tests, the production build and the
+# TEST_DATABASE_URL is set) on PostgreSQL plus the multi-process suite, the web component tests, the production build and the
 # browser flows in Chromium. Every step runs even after one fails (so one run shows everything);
 # the exit status is non-zero if any failed.
 #
@@ -48,6 +48,11 @@ vitest_server_postgres() {
     --reporter=default --reporter=json --outputFile.json="$results_dir/server-postgres.vitest.json"
 }
 
+vitest_multi_process() {
+  npx vitest run --project multi-process \
+    --reporter=default --reporter=json --outputFile.json="$results_dir/multi-process.vitest.json"
+}
+
 vitest_web() {
   npx vitest run --project web --passWithNoTests \
     --reporter=default --reporter=json --outputFile.json="$results_dir/web.vitest.json"
@@ -63,8 +68,10 @@ run_step "typecheck (tsc --noEmit)" npx tsc --noEmit -p .
 run_step "server suite on PGlite" vitest_server_pglite
 if [[ -n "${TEST_DATABASE_URL:-}" ]]; then
   run_step "server suite on PostgreSQL (TEST_DATABASE_URL)" vitest_server_postgres
+  run_step "multi-process suite (two app processes, PostgreSQL, s3rver)" vitest_multi_process
 else
   skip_step "server suite on PostgreSQL" "TEST_DATABASE_URL is not set"
+  skip_step "multi-process suite" "TEST_DATABASE_URL is not set"
 fi
 run_step "web component tests" vitest_web
 build_ok=1

@@ -45,6 +45,8 @@ const envSchema = z.object({
   SIGN_IN_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(20),
   /** Open document event streams per user and per address. */
   EVENT_STREAMS_PER_CLIENT: z.coerce.number().int().positive().default(10),
+  /** How often a live document stream re-reads the database besides being told of changes (and re-checks the session). */
+  DOCUMENT_STREAM_POLL_MS: z.coerce.number().int().min(100).default(2000),
   /** OpenAI-compatible moderation model (e.g. omni-moderation-latest) on OPENAI_BASE_URL; unset: the offline classifier. */
   MODERATION_MODEL: optionalString,
   /** Confidence from which content is flagged for review (0-1). */
@@ -91,6 +93,16 @@ const envSchema = z.object({
   /** Speech is asked for sentence by sentence: one reply is several requests. */
   RATE_LIMIT_SPEECH_PER_MINUTE: z.coerce.number().int().positive().default(200),
   RATE_LIMIT_VOICE_CLONE_PER_HOUR: z.coerce.number().int().positive().default(10),
+  // Object storage (S3-compatible) instead of DATA_DIR/blobs: selected by S3_BUCKET.
+  S3_ENDPOINT: optionalString,
+  S3_BUCKET: optionalString,
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true' || v === '1')),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -133,6 +145,7 @@ export interface AppConfig {
     signInFailuresBeforeBackoff: number;
     signInFailuresPerAccount: number;
     eventStreamsPerClient: number;
+    documentStreamPollMs: number;
     voicePerMinute: number;
     speechPerMinute: number;
     voiceClonePerHour: number;
@@ -150,6 +163,8 @@ export interface AppConfig {
     urlImportTimeoutMs: number;
     urlImportAllowLoopback: boolean;
   };
+  /** S3-compatible object storage; unset: files under DATA_DIR/blobs. */
+  s3?: { endpoint?: string; bucket: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
   /** concurrency 0 means this process runs no jobs (another process does). */
   jobs: { concurrency: number; leaseSeconds: number; maxAttempts: number; pollMs: number; retryBaseMs: number };
 }
@@ -170,6 +185,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const e = parsed.data;
   const port = e.PORT;
+  if (e.S3_ENDPOINT && !e.S3_BUCKET) throw new Error('Invalid configuration: S3_ENDPOINT is set but S3_BUCKET is not');
   return {
     env: e.NODE_ENV,
     port,
@@ -213,6 +229,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       signInFailuresBeforeBackoff: e.SIGN_IN_FAILURES_BEFORE_BACKOFF,
       signInFailuresPerAccount: e.SIGN_IN_FAILURES_PER_ACCOUNT,
       eventStreamsPerClient: e.EVENT_STREAMS_PER_CLIENT,
+      documentStreamPollMs: e.DOCUMENT_STREAM_POLL_MS,
       voicePerMinute: e.RATE_LIMIT_VOICE_PER_MINUTE,
       speechPerMinute: e.RATE_LIMIT_SPEECH_PER_MINUTE,
       voiceClonePerHour: e.RATE_LIMIT_VOICE_CLONE_PER_HOUR,
@@ -239,6 +256,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       urlImportTimeoutMs: e.URL_IMPORT_TIMEOUT_MS,
       urlImportAllowLoopback: e.URL_IMPORT_ALLOW_LOOPBACK,
     },
+    s3: e.S3_BUCKET
+      ? {
+          endpoint: e.S3_ENDPOINT,
+          bucket: e.S3_BUCKET,
+          region: e.S3_REGION,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          // A custom endpoint (MinIO, Garage, s3rver) usually needs path-style; AWS itself does not.
+          forcePathStyle: e.S3_FORCE_PATH_STYLE ?? Boolean(e.S3_ENDPOINT),
+        }
+      : undefined,
     jobs: {
       concurrency: e.JOB_CONCURRENCY,
       leaseSeconds: e.JOB_LEASE_SECONDS,

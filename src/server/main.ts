@@ -3,13 +3,14 @@ import { loadConfig } from './config';
 import { createLogger } from './lib/logger';
 import { startServer } from './start';
 import { DataDirLockedError } from './db/client';
+import { describeStorage } from './storage/configured-storage';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
 
 try {
   const server = await startServer(config, { logger });
-  logger.info(`Kindred is running at ${server.url} (database: ${server.database.kind}${config.databaseUrl ? '' : ` in ${config.dataDir}`})`);
+  logger.info(`Kindred is running at ${server.url} (database: ${server.database.kind}${config.databaseUrl ? '' : ` in ${config.dataDir}`}; stored files: ${describeStorage(config)})`);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

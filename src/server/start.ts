@@ -16,6 +16,9 @@ import { createApp } from './app';
 import { createJobRunner } from './jobs/job-runner';
 import { ensureVectorSchema } from './modules/documents/chunk-search.repository';
 import type { BlobStorage } from './storage/storage';
+import { sql } from 'drizzle-orm';
+import { INVALIDATION_TOPICS, invalidationBus, setInvalidationBus } from './lib/invalidation-bus';
+import { createPgInvalidationBus, type PgInvalidationBus } from './lib/pg-invalidation-bus';
 
 export interface StartOptions {
   /** PGlite in memory instead of DATA_DIR (tests). Ignored when config.databaseUrl is set. */
@@ -56,7 +59,26 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
     releaseDir();
     throw err;
   });
+  // On PostgreSQL other app processes may share the database: cache invalidations and live
+  // document events travel between them through LISTEN/NOTIFY (design.md, Scale-out).
+  let bus: PgInvalidationBus | undefined;
+  const previousBus = invalidationBus();
+  const dropBus = async () => {
+    if (!bus) return;
+    if (invalidationBus() === bus) setInvalidationBus(previousBus);
+    await bus.close();
+  };
   try {
+    if (database.kind === 'postgres' && config.databaseUrl) {
+      bus = createPgInvalidationBus({
+        databaseUrl: config.databaseUrl,
+        notify: (channel, payload) => database.db.execute(sql`select pg_notify(${channel}, ${payload})`),
+        logger,
+        topics: INVALIDATION_TOPICS,
+      });
+      await bus.ready();
+      setInvalidationBus(bus);
+    }
     const granted = await grantListedAdmins(database.db, config.adminEmails);
     if (granted > 0) logger.info(`admin role granted to ${granted} account(s) from ADMIN_EMAILS`);
     // Embeddings live outside the migrations: pgvector may be missing (design.md).
@@ -99,11 +121,13 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
         await jobs.stop();
         await documents.close();
         await preloadSettled();
+        await dropBus();
         await database.close();
         releaseDir();
       },
     };
   } catch (err) {
+    await dropBus().catch(() => {});
     await database.close();
     releaseDir();
     throw err;

@@ -86,19 +86,48 @@ async function openPostgres(url: string, logger?: Logger) {
   pool.on('error', (err) => logger?.warn('a database connection was closed by the server; it will be replaced', err.message));
   const db = drizzle(pool, { schema }) as unknown as Database;
   let hasVector = false;
-  try {
-    await db.execute(sql`CREATE EXTENSION IF NOT EXISTS vector`);
-    hasVector = true;
-  } catch {
-    hasVector = false;
-  }
   return {
     db,
     kind: 'postgres' as const,
-    hasVector,
-    migrate: () => migrate(db as never, { migrationsFolder }),
+    get hasVector() {
+      return hasVector;
+    },
+    // Several app processes may start at once on one database (a deploy, a scale-up): the
+    // extension and the migrations are applied by one of them at a time, under an advisory lock;
+    // the others wait, then find everything applied and do nothing.
+    migrate: () =>
+      withAdvisoryLock(pool, MIGRATION_LOCK, async () => {
+        try {
+          await db.execute(sql`CREATE EXTENSION IF NOT EXISTS vector`);
+          hasVector = true;
+        } catch {
+          hasVector = false;
+        }
+        await migrate(db as never, { migrationsFolder });
+      }),
     close: () => pool.end(),
   };
+}
+
+/** The advisory lock migrations run under: (class, id) chosen for Kindred, same in every process. */
+export const MIGRATION_LOCK: readonly [number, number] = [0x4b696e64, 1]; // "Kind", 1
+
+/**
+ * Runs `fn` while holding a session advisory lock on one pooled connection. The lock is released
+ * when `fn` ends, or by PostgreSQL itself if this process dies (its session ends).
+ */
+export async function withAdvisoryLock<T>(pool: import('pg').Pool, key: readonly [number, number], fn: () => Promise<T>): Promise<T> {
+  const conn = await pool.connect();
+  try {
+    await conn.query('select pg_advisory_lock($1, $2)', [key[0], key[1]]);
+    try {
+      return await fn();
+    } finally {
+      await conn.query('select pg_advisory_unlock($1, $2)', [key[0], key[1]]);
+    }
+  } finally {
+    conn.release();
+  }
 }
 
 /**

@@ -6,12 +6,17 @@
 // process's memory).
 import { EventEmitter } from 'node:events';
 
-export type InvalidationTopic = 'session' | 'personality' | 'documents' | 'rate-limits';
+export type InvalidationTopic = 'session' | 'personality' | 'documents' | 'rate-limits' | 'document-events';
+
+export const INVALIDATION_TOPICS: readonly InvalidationTopic[] = ['session', 'personality', 'documents', 'rate-limits', 'document-events'];
 
 export interface InvalidationBus {
   /** Announces that `key` of `topic` changed; local subscribers are told synchronously. */
   publish(topic: InvalidationTopic, key: string): void;
-  /** Returns the unsubscribe function. */
+  /**
+   * Returns the unsubscribe function. The key "*" means "everything of this topic may have
+   * changed" (a cross-process bus that lost its connection for a while says so when it is back).
+   */
   subscribe(topic: InvalidationTopic, listener: (key: string) => void): () => void;
 }
 

@@ -1,8 +1,10 @@
 // Blobs as files under DATA_DIR/blobs. Keys are validated again here and the resolved path must
 // stay inside the root, so even a bad key from elsewhere cannot reach another file.
 import fs from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
 import { assertValidKey, assertValidPrefix, BlobNotFoundError, type BlobStorage } from './storage';
 
 export function createLocalStorage(root: string): BlobStorage {
@@ -15,21 +17,40 @@ export function createLocalStorage(root: string): BlobStorage {
     return full;
   }
 
+  const notFound = (err: unknown, key: string) =>
+    (err as NodeJS.ErrnoException).code === 'ENOENT' ? new BlobNotFoundError(key) : err;
+
   return {
     async put(key, data) {
       const file = resolve(key);
       await fs.mkdir(path.dirname(file), { recursive: true });
-      // Write then rename: a crash never leaves a half-written blob under the real key.
+      // Write then rename: a crash or a failed stream never leaves a half-written blob under the real key.
       const tmp = `${file}.${crypto.randomBytes(6).toString('hex')}.tmp`;
-      await fs.writeFile(tmp, data, { flag: 'wx' });
-      await fs.rename(tmp, file);
+      try {
+        if (data instanceof Uint8Array) await fs.writeFile(tmp, data, { flag: 'wx' });
+        else await pipeline(data, createWriteStream(tmp, { flags: 'wx' }));
+        await fs.rename(tmp, file);
+      } catch (err) {
+        await fs.rm(tmp, { force: true });
+        throw err;
+      }
     },
     async get(key) {
       try {
         return await fs.readFile(resolve(key));
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(key);
-        throw err;
+        throw notFound(err, key);
+      }
+    },
+    async openRead(key) {
+      const file = resolve(key);
+      try {
+        const handle = await fs.open(file, 'r');
+        const { size } = await handle.stat();
+        // The stream owns the open handle (closed at its end), so a delete meanwhile is harmless.
+        return { stream: handle.createReadStream(), size };
+      } catch (err) {
+        throw notFound(err, key);
       }
     },
     async delete(key) {

@@ -1,13 +1,12 @@
 // GET /api/personalities/{id}/documents/events: Server-Sent Events for the owner's Documents
 // modal. Event "documents" carries the whole list (documentListSchema) whenever it changes: at
-// once on connect, on every change made in this process, and at least every 2 s from the database
-// (jobs run by other processes). A comment line every 25 s keeps proxies from closing it; after
+// once on connect, on every change (made in this process, or in another one and told through
+// LISTEN/NOTIFY), and at least every DOCUMENT_STREAM_POLL_MS (2 s) from the database. A comment line every 25 s keeps proxies from closing it; after
 // 10 minutes the server ends it and EventSource reconnects. Polling the list route is the fallback.
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { AppEnv } from '../../auth/session';
 import { requireViewer } from '../../auth/session';
-import { limits } from '../../../shared/limits';
 import type { DocumentsModule } from './documents.module';
 import { AppError } from '../../lib/errors';
 import { messages } from '../../../shared/messages';
@@ -98,7 +97,7 @@ export function documentEventsHandler(documents: DocumentsModule, maxStreamsPerC
             const timer = setTimeout(() => {
               dirty = true;
               resolve();
-            }, limits.documentPollMs);
+            }, documents.streamPollMs);
             wake = () => {
               clearTimeout(timer);
               resolve();

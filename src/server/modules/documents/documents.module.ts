@@ -1,13 +1,12 @@
 // Builds the documents domain from its dependencies: storage, the extraction worker, the event
 // bus, the service and the job handler. app.ts mounts its routes and hands its deletion hook to
 // the personalities service; start.ts runs its job handler and closes it.
-import path from 'node:path';
 import type { AppConfig } from '../../config';
 import type { DatabaseHandle } from '../../db/client';
 import type { Logger } from '../../lib/logger';
 import type { Clock } from '../../lib/clock';
 import type { BlobStorage } from '../../storage/storage';
-import { createLocalStorage } from '../../storage/local-storage';
+import { createConfiguredStorage } from '../../storage/configured-storage';
 import type { EmbeddingClient } from '../../ai/embeddings';
 import { createEmbeddings } from '../../ai/providers';
 import { documentsMissingEmbeddings } from './chunk-search.repository';
@@ -26,7 +25,7 @@ export interface DocumentsModuleDeps {
   database: DatabaseHandle;
   logger: Logger;
   clock: Clock;
-  /** Defaults to files under DATA_DIR/blobs. */
+  /** Defaults to S3_* object storage when configured, else files under DATA_DIR/blobs. */
   storage?: BlobStorage;
   /** Defaults to providers.ts's choice (EMBEDDING_MODEL, else the embedded model); null: none. */
   embeddings?: EmbeddingClient | null;
@@ -39,7 +38,7 @@ export interface DocumentsModuleDeps {
 export function createDocumentsModule(deps: DocumentsModuleDeps) {
   const { config, database, logger } = deps;
   const d = config.documents;
-  const storage = deps.storage ?? createLocalStorage(path.join(config.dataDir, 'blobs'));
+  const storage = deps.storage ?? createConfiguredStorage(config);
   const embeddings = deps.embeddings === undefined ? createEmbeddings(config) : (deps.embeddings ?? undefined);
   if (embeddings && !database.hasVector) logger.warn('the database has no pgvector: documents get full-text search only (no embeddings)');
   const pool = createExtractPool({
@@ -89,6 +88,8 @@ export function createDocumentsModule(deps: DocumentsModuleDeps) {
     storage,
     /** EVENT_STREAMS_PER_CLIENT: open event streams allowed per user and per address. */
     maxEventStreamsPerClient: config.rateLimits.eventStreamsPerClient,
+    /** DOCUMENT_STREAM_POLL_MS: the stream's re-read besides change notices. */
+    streamPollMs: config.rateLimits.documentStreamPollMs,
     embeddingModel: embeddings?.model ?? null,
     /**
      * Start-up: queues embedding for documents with chunks that have no vector from the current

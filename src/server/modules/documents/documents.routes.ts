@@ -1,6 +1,7 @@
 // The documents API under /api/personalities/{id}: owner-only management (a visible non-owner
 // gets 403, anyone else 404, anonymous 401), and two read routes for anyone who may see the
 // personality: the source view and the knowledge summary.
+import { Readable } from 'node:stream';
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter, errorResponses, jsonBody, jsonResponse } from '../../lib/openapi';
 import { requireViewer } from '../../auth/session';
@@ -166,11 +167,11 @@ export function documentRoutes(documents: DocumentsModule, logger: Logger) {
       const viewer = requireViewer(c.get('viewer'));
       const { id, documentId } = c.req.valid('param');
       const audio = await service.audioFile(viewer, id, documentId);
-      return new Response(new Uint8Array(audio.bytes), {
+      return new Response(Readable.toWeb(audio.stream) as ReadableStream<Uint8Array>, {
         status: 200,
         headers: {
           'content-type': audio.mimeType,
-          'content-length': String(audio.bytes.length),
+          'content-length': String(audio.size),
           'cache-control': 'private, no-store',
           'x-content-type-options': 'nosniff',
         },

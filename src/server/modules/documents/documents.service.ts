@@ -2,6 +2,7 @@
 // privacy, delete, chunks); anyone who may see the personality may open the read-only source view
 // and the knowledge summary, where a private document exists only for the owner.
 import crypto from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type { Database } from '../../db/client';
 import type { Viewer } from '../../auth/session';
 import type { Clock } from '../../lib/clock';
@@ -157,11 +158,12 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     },
 
     /** The stored audio of an audio document (owner), to play it back beside its transcript. */
-    async audioFile(viewer: Viewer, personalityId: string, documentId: string): Promise<{ bytes: Buffer; mimeType: string }> {
+    async audioFile(viewer: Viewer, personalityId: string, documentId: string): Promise<{ stream: Readable; size: number; mimeType: string }> {
       const doc = await ownedDocument(viewer, personalityId, documentId);
       if (!doc.filePath || !doc.mimeType?.startsWith('audio/')) throw new AppError('NOT_FOUND', messages.documents.notFound);
       try {
-        return { bytes: await storage.get(doc.filePath), mimeType: doc.mimeType };
+        // Streamed from storage to the answer: long recordings are never held whole in memory.
+        return { ...(await storage.openRead(doc.filePath)), mimeType: doc.mimeType };
       } catch (err) {
         if (err instanceof BlobNotFoundError) throw new AppError('NOT_FOUND', messages.documents.storedFileMissing(doc.fileName));
         throw err;

@@ -1,0 +1,87 @@
+// The LISTEN/NOTIFY bus between app processes (two buses on one database stand for two
+// processes): a notice published by one reaches the other's subscribers, is not delivered twice
+// to its own, and a listener connection the server cuts is re-made, with "*" told to subscribers
+// because notices may have been missed meanwhile. Runs in the PostgreSQL pass (TEST_DATABASE_URL).
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createPgInvalidationBus, type PgInvalidationBus } from './pg-invalidation-bus';
+import { createLogger } from './logger';
+import { createScratchDatabase } from '../test-support/test-server';
+import { INVALIDATION_TOPICS } from './invalidation-bus';
+
+const adminUrl = process.env.TEST_DATABASE_URL;
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+async function busOn(url: string, name: string): Promise<PgInvalidationBus> {
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  const bus = createPgInvalidationBus({
+    databaseUrl: url,
+    notify: (channel, payload) => pool.query('select pg_notify($1, $2)', [channel, payload]),
+    logger: createLogger('silent'),
+    topics: INVALIDATION_TOPICS,
+  });
+  await bus.ready();
+  cleanups.push(async () => {
+    await bus.close();
+    await pool.end();
+  });
+  void name;
+  return bus;
+}
+
+describe.skipIf(!adminUrl)('invalidation bus over LISTEN/NOTIFY', () => {
+  it('carries a notice from one process to another, once', async () => {
+    const scratch = await createScratchDatabase(adminUrl!);
+    cleanups.push(() => scratch.drop());
+    const a = await busOn(scratch.databaseUrl, 'A');
+    const b = await busOn(scratch.databaseUrl, 'B');
+    const seenA: string[] = [];
+    const seenB: string[] = [];
+    a.subscribe('personality', (k) => seenA.push(k));
+    b.subscribe('personality', (k) => seenB.push(k));
+    b.subscribe('session', (k) => seenB.push(`session:${k}`));
+
+    a.publish('personality', 'p-1');
+    expect(seenA).toEqual(['p-1']); // local subscribers synchronously
+    await expect.poll(() => seenB, { timeout: 5000 }).toEqual(['p-1']);
+    b.publish('session', 's-9');
+    await expect.poll(() => seenB, { timeout: 5000 }).toEqual(['p-1', 'session:s-9']);
+    // A's own notice came back from PostgreSQL too, and was not delivered a second time.
+    a.publish('personality', 'p-2');
+    await expect.poll(() => seenB, { timeout: 5000 }).toEqual(['p-1', 'session:s-9', 'p-2']);
+    expect(seenA).toEqual(['p-1', 'p-2']);
+  });
+
+  it('re-makes a listener connection the server cut, and tells subscribers everything may be stale', async () => {
+    const scratch = await createScratchDatabase(adminUrl!);
+    cleanups.push(() => scratch.drop());
+    const a = await busOn(scratch.databaseUrl, 'A');
+    const b = await busOn(scratch.databaseUrl, 'B');
+    const seenB: string[] = [];
+    b.subscribe('documents', (k) => seenB.push(k));
+
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    const killed = await admin.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and application_name = 'kindred-listener'`,
+      [new URL(scratch.databaseUrl).pathname.slice(1)],
+    );
+    await admin.end();
+    expect(killed.rowCount).toBe(2);
+
+    await expect.poll(() => seenB.includes('*'), { timeout: 10_000 }).toBe(true);
+    // Listening again: the next notice from A arrives.
+    await expect
+      .poll(
+        () => {
+          a.publish('documents', 'after-reconnect');
+          return seenB.includes('after-reconnect');
+        },
+        { timeout: 10_000, interval: 200 },
+      )
+      .toBe(true);
+  });
+});
