@@ -15,7 +15,9 @@ import { AppError, errorBody, isUnstorableText } from './lib/errors';
 import { validationHook } from './lib/openapi';
 import { createAuth } from './auth/auth';
 import type { Mailer } from './auth/mailer';
-import { sessionMiddleware, type AppEnv } from './auth/session';
+import { sessionMiddleware, type AppEnv, type Viewer } from './auth/session';
+import { createSessionCache } from './auth/session-cache';
+import { invalidationBus } from './lib/invalidation-bus';
 import { rateLimit } from './modules/rate-limits/rate-limits.middleware';
 import { createPersonalityService } from './modules/personalities/personalities.service';
 import { personalityRoutes } from './modules/personalities/personalities.routes';
@@ -158,7 +160,7 @@ export function createApp(deps: AppDeps) {
           await textGuard(c, next);
         }),
   );
-  app.use('/api/*', sessionMiddleware(auth, db));
+  app.use('/api/*', sessionMiddleware(auth, db, createSessionCache()));
 
   // Auth limits count the client address (or the target account), never a session cookie.
   const authLimit = { max: config.rateLimits.authPer15Min, windowSeconds: 15 * 60, by: 'address' as const };
@@ -196,8 +198,18 @@ export function createApp(deps: AppDeps) {
     '/api/personalities/:id/documents/url',
     rateLimit(db, clock, { endpoint: 'documents/url', max: config.rateLimits.urlImportPerHour, windowSeconds: 3600 }),
   );
+  // Any signed-in POST to the auth library may end or change sessions (sign-out, change password
+  // revoking the others, revoke-session(s), delete-user, update-user): every process's session
+  // cache drops that user's entries once it is done, failed or not (session-cache.ts).
+  async function authHandlerAnnouncingSessionChanges(req: Request, viewer: Viewer | null): Promise<Response> {
+    try {
+      return await auth.handler(req);
+    } finally {
+      if (viewer && req.method !== 'GET') invalidationBus().publish('session', viewer.id);
+    }
+  }
   app.on(['GET', 'POST'], '/api/auth/*', async (c) => {
-    const res = await auth.handler(c.req.raw);
+    const res = await authHandlerAnnouncingSessionChanges(c.req.raw, c.get('viewer'));
     // better-auth answers an unknown auth path with an empty 404; keep the API's JSON error shape.
     if (res.status === 404 && !res.headers.get('content-type')) return c.json(errorBody('NOT_FOUND', 'No such API route'), 404);
     // Its own 5xx answers (rare: unexpected failures are thrown to onError) never send internals.

@@ -6,6 +6,8 @@ import type { Database } from '../db/client';
 import { isAdmin } from './roles';
 import { AppError } from '../lib/errors';
 import { messages } from '../../shared/messages';
+import type { SessionCache } from './session-cache';
+import { sessionTokenFrom } from './session-cache';
 
 export interface Viewer {
   id: string;
@@ -25,12 +27,30 @@ export interface SessionVariables {
 
 export type AppEnv = { Variables: SessionVariables };
 
-export function sessionMiddleware(auth: Auth, db: Database) {
+/** The signed-in person behind the cookie, from the session cache when it knows (session-cache.ts). */
+async function resolveViewer(auth: Auth, headers: Headers, cache: SessionCache | undefined): Promise<Viewer | null> {
+  const token = cache ? sessionTokenFrom(headers.get('cookie')) : null;
+  if (!token) return lookup(auth, headers);
+  const cached = cache!.get(token);
+  if (cached) return cached;
+  const pending = cache!.begin();
+  const found = await auth.api.getSession({ headers }).catch(() => null);
+  if (!found?.user) return null;
+  const viewer = { id: found.user.id, email: found.user.email, name: found.user.name };
+  pending.store(token, viewer, new Date(found.session.expiresAt).getTime());
+  return viewer;
+}
+
+async function lookup(auth: Auth, headers: Headers): Promise<Viewer | null> {
+  const found = await auth.api.getSession({ headers }).catch(() => null);
+  return found?.user ? { id: found.user.id, email: found.user.email, name: found.user.name } : null;
+}
+
+export function sessionMiddleware(auth: Auth, db: Database, cache?: SessionCache) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    const found = await auth.api.getSession({ headers: c.req.raw.headers }).catch(() => null);
-    const viewer = found?.user ? { id: found.user.id, email: found.user.email, name: found.user.name } : null;
-    c.set('viewer', viewer);
     const headers = c.req.raw.headers;
+    const viewer = await resolveViewer(auth, headers, cache);
+    c.set('viewer', viewer);
     c.set('sessionStillValid', async () => {
       if (!viewer) return true;
       const again = await auth.api.getSession({ headers, query: { disableCookieCache: true } }).catch(() => null);
