@@ -160,7 +160,8 @@ export function createApp(deps: AppDeps) {
           await textGuard(c, next);
         }),
   );
-  app.use('/api/*', sessionMiddleware(auth, db, createSessionCache()));
+  const sessionCache = createSessionCache();
+  app.use('/api/*', sessionMiddleware(auth, db, sessionCache));
 
   // Auth limits count the client address (or the target account), never a session cookie.
   const authLimit = { max: config.rateLimits.authPer15Min, windowSeconds: 15 * 60, by: 'address' as const };
@@ -284,7 +285,16 @@ export function createApp(deps: AppDeps) {
     return c.json(errorBody('INTERNAL', messages.generic), 500);
   });
 
-  return { app, routes, auth, documents, preload: () => conversations.preload(), preloadSettled: () => conversations.settled() };
+  return {
+    app,
+    routes,
+    auth,
+    documents,
+    preload: () => conversations.preload(),
+    preloadSettled: () => conversations.settled(),
+    /** Unsubscribes the app's caches from the invalidation bus. */
+    close: () => sessionCache.close(),
+  };
 }
 
 export type AppType = ReturnType<typeof createApp>['routes'];

@@ -84,7 +84,7 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
     // Embeddings live outside the migrations: pgvector may be missing (design.md).
     if (database.hasVector) await ensureVectorSchema(database.db);
     const webRoot = opts.webRoot === null ? undefined : (opts.webRoot ?? config.webRoot ?? (fs.existsSync(defaultWebRoot) ? defaultWebRoot : undefined));
-    const { app, preload, preloadSettled, documents } = createApp({
+    const { app, preload, preloadSettled, documents, close: closeApp } = createApp({
       config,
       database,
       logger,
@@ -120,6 +120,7 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await jobs.stop();
         await documents.close();
+        closeApp();
         await preloadSettled();
         await dropBus();
         await database.close();

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test-support/test-server';
 import { createSessionCache, sessionTokenFrom, SESSION_CACHE_TTL_MS } from './session-cache';
-import { invalidationBus } from '../lib/invalidation-bus';
+import { ALL_KEYS, invalidationBus } from '../lib/invalidation-bus';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -60,6 +60,16 @@ describe('session cache', () => {
     expect(cache.get('tok-a')).toBeNull();
     expect(cache.get('tok-b')).toBeNull();
     expect(cache.get('tok-c')?.id).toBe('u2');
+    cache.close();
+  });
+
+  it('forgets everyone when notices may have been missed (the bus reconnected)', () => {
+    const cache = createSessionCache(() => 0);
+    cache.begin().store('tok-a', viewer, Infinity);
+    cache.begin().store('tok-c', { ...viewer, id: 'u2' }, Infinity);
+    invalidationBus().publish('session', ALL_KEYS);
+    expect(cache.get('tok-a')).toBeNull();
+    expect(cache.get('tok-c')).toBeNull();
     cache.close();
   });
 

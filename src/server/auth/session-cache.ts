@@ -8,7 +8,7 @@
 // user's entries. A change made behind the app's back (an operator deleting a row) is caught by
 // the short TTL backstop. The access check itself still runs on every request: only the lookup
 // of "which user is this cookie" is cached, never the decision.
-import { invalidationBus } from '../lib/invalidation-bus';
+import { ALL_KEYS, invalidationBus } from '../lib/invalidation-bus';
 import type { Viewer } from './session';
 
 /** Backstop for changes nobody announced; short enough that a removed row stops working soon. */
@@ -45,6 +45,12 @@ export function createSessionCache(now: () => number = () => performance.timeOri
 
   const unsubscribe = invalidationBus().subscribe('session', (userId) => {
     generation++;
+    // Notices may have been missed (another process's sign-outs): forget every session.
+    if (userId === ALL_KEYS) {
+      entries.clear();
+      tokensByUser.clear();
+      return;
+    }
     for (const token of tokensByUser.get(userId) ?? []) entries.delete(token);
     tokensByUser.delete(userId);
   });

@@ -8,6 +8,9 @@ import { EventEmitter } from 'node:events';
 
 export type InvalidationTopic = 'session' | 'personality' | 'documents' | 'rate-limits' | 'document-events';
 
+/** The key subscribers receive when notices may have been missed (a listener reconnected): drop everything. */
+export const ALL_KEYS = '*';
+
 export const INVALIDATION_TOPICS: readonly InvalidationTopic[] = ['session', 'personality', 'documents', 'rate-limits', 'document-events'];
 
 export interface InvalidationBus {

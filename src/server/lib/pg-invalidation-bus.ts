@@ -13,8 +13,8 @@ import type { InvalidationBus, InvalidationTopic } from './invalidation-bus';
 export const INVALIDATION_CHANNEL = 'kindred_invalidate';
 /** NOTIFY payloads must stay under 8000 bytes; keys are ids, far below that. */
 const MAX_PAYLOAD = 7900;
-/** The key subscribers receive when notices may have been missed (listener reconnected). */
-export const ALL_KEYS = '*';
+import { ALL_KEYS } from './invalidation-bus';
+export { ALL_KEYS };
 
 export interface PgInvalidationBus extends InvalidationBus {
   /** Resolves once the listener connection is listening (start-up waits for it). */
