@@ -68,6 +68,8 @@ let people = 0;
 async function chatPage(browser: Browser, fields: Record<string, unknown>): Promise<Page> {
   const context = await browser.newContext();
   const page = await context.newPage();
+  // Never wait forever on a page that went away.
+  page.setDefaultTimeout(30_000);
   await page.addInitScript(() => {
     // Microphone onsets (energy) and replies cut short, for the barge-in figure.
     const bench = { onsets: [] as number[], pauses: [] as number[] };
