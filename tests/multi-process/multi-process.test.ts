@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../scripts/lib/multi-process-cluster';
 import { createClient, createScratchDatabase, type TestClient } from '../../src/server/test-support/test-server';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-fake';
+import { startFakeElevenLabs, type FakeElevenLabs } from '../fakes/elevenlabs-fake';
 import { toneWav16 } from '../../src/server/modules/voice/voice.test-support';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -17,6 +18,7 @@ const B = { 'x-kindred-backend': '1' };
 
 let cluster: Cluster;
 let openai: FakeOpenAI;
+let eleven: FakeElevenLabs;
 let databaseUrl: string;
 let drop: () => Promise<void>;
 
@@ -24,11 +26,16 @@ beforeAll(async () => {
   if (!adminUrl) return;
   ({ databaseUrl, drop } = await createScratchDatabase(adminUrl));
   openai = await startFakeOpenAI();
+  eleven = await startFakeElevenLabs();
   cluster = await startCluster({
     databaseUrl,
     env: {
       OPENAI_BASE_URL: openai.url,
       OPENAI_API_KEY: 'sk-fake',
+      ELEVENLABS_BASE_URL: eleven.url,
+      ELEVENLABS_API_KEY: 'fake-eleven-key',
+      VOICE_DAILY_CREDIT_LIMIT: '100',
+      RATE_LIMIT_SPEECH_PER_MINUTE: '1000',
       DOCUMENT_STREAM_POLL_MS: '600000',
       RATE_LIMIT_FEEDBACK_PER_HOUR: '5',
       JOB_LEASE_SECONDS: '2',
@@ -40,6 +47,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await cluster?.stop();
   await openai?.close();
+  await eleven?.close();
   await drop?.();
 }, 60_000);
 
@@ -153,6 +161,20 @@ describe.skipIf(!adminUrl)('two app processes behind a round-robin proxy', () =>
     // RATE_LIMIT_FEEDBACK_PER_HOUR=5 for the whole site, not 5 per process.
     expect(statuses.filter((s) => s === 201 || s === 200)).toHaveLength(5);
     expect(statuses[5]).toBe(429);
+  });
+
+  it('counts the daily voice credits across both processes', async () => {
+    const c = await userOn(B);
+    const id = (await c.request('POST', '/api/personalities', { name: 'Credits', voiceProvider: 'elevenlabs' }, B)).body.personality.id as string;
+    const speak = async (headers: Record<string, string>) => {
+      const res = await c.raw(`/api/personalities/${id}/voice/speech`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'x'.repeat(30) }) });
+      await res.arrayBuffer();
+      return res.status;
+    };
+    const sent = eleven.requests.length;
+    // VOICE_DAILY_CREDIT_LIMIT=100 for the whole site: three 30-character sentences fit, a fourth does not, whichever process asks.
+    expect([await speak(A), await speak(B), await speak(A), await speak(B), await speak(A)]).toEqual([200, 200, 200, 429, 429]);
+    expect(eleven.requests.length - sent).toBe(3);
   });
 
   it('a document job of a process killed with SIGKILL is finished by the other one', async () => {
