@@ -14,7 +14,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { startFakeOpenAI } from '../tests/fakes/openai-fake';
 import { startFakeElevenLabs } from '../tests/fakes/elevenlabs-fake';
-import { startKindred } from '../tests/e2e/support/model-server';
+import { startKindred, voiceProviderEnv } from '../tests/e2e/support/model-server';
 import { micWav, silence, spoken } from '../tests/e2e/support/spoken-wav';
 
 if (!fs.existsSync(path.resolve('dist/web/index.html'))) {
@@ -38,20 +38,7 @@ const line = (label: string, xs: number[]) =>
 const fake = await startFakeOpenAI({ chat: { mode: 'reply', reply: 'Hello there. I am well.', delayMs: 0 } });
 fake.setAudio({ transcript: 'Hello, how are you today?', transcribeFail: 'none', speechFail: 'none' });
 const eleven = await startFakeElevenLabs();
-const app = await startKindred({
-  LLM_BASE_URL: fake.url,
-  LLM_API_KEY: 'fake-key',
-  LLM_MODEL: 'fake-model',
-  OPENAI_BASE_URL: fake.url,
-  OPENAI_API_KEY: 'fake-openai-key',
-  ELEVENLABS_BASE_URL: eleven.url,
-  ELEVENLABS_API_KEY: 'fake-eleven-key',
-  VOICE_END_OF_TURN_MS: '600',
-  RATE_LIMIT_CHAT_PER_MINUTE: '100000',
-  RATE_LIMIT_VOICE_PER_MINUTE: '100000',
-  RATE_LIMIT_SPEECH_PER_MINUTE: '100000',
-  VOICE_DAILY_CREDIT_LIMIT: '100000000',
-});
+const app = await startKindred({ ...voiceProviderEnv(fake.url, eleven.url), VOICE_END_OF_TURN_MS: '600', VOICE_DAILY_CREDIT_LIMIT: '100000000' });
 
 const files: string[] = [];
 async function browserWithMic(parts: Float32Array[]): Promise<Browser> {

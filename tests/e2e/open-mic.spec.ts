@@ -12,7 +12,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { messages } from '../../src/shared/messages';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-fake';
 import { startFakeElevenLabs, type FakeElevenLabs } from '../fakes/elevenlabs-fake';
-import { startKindred, signUpOn, type KindredProcess } from './support/model-server';
+import { startKindred, signUpOn, voiceProviderEnv, type KindredProcess } from './support/model-server';
 import { uniqueEmail, PASSWORD } from './support/accounts';
 import { skipOnboarding } from './support/onboarding';
 import { micWav as wavOf, silence, spoken } from './support/spoken-wav';
@@ -43,19 +43,7 @@ test.beforeAll(async () => {
   );
   fake = await startFakeOpenAI({ chat: { mode: 'reply', reply: REPLY, delayMs: 5 } });
   eleven = await startFakeElevenLabs();
-  app = await startKindred({
-    LLM_BASE_URL: fake.url,
-    LLM_API_KEY: 'fake-key',
-    LLM_MODEL: 'fake-model',
-    OPENAI_BASE_URL: fake.url,
-    OPENAI_API_KEY: 'fake-openai-key',
-    ELEVENLABS_BASE_URL: eleven.url,
-    ELEVENLABS_API_KEY: 'fake-eleven-key',
-    VOICE_END_OF_TURN_MS: '600',
-    RATE_LIMIT_CHAT_PER_MINUTE: '100000',
-    RATE_LIMIT_VOICE_PER_MINUTE: '100000',
-    RATE_LIMIT_SPEECH_PER_MINUTE: '100000',
-  });
+  app = await startKindred({ ...voiceProviderEnv(fake.url, eleven.url), VOICE_END_OF_TURN_MS: '600' });
 });
 
 test.afterAll(async () => {

@@ -13,7 +13,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-fake';
 import { startFakeElevenLabs, type FakeElevenLabs } from '../fakes/elevenlabs-fake';
 import { startFakeAzureSpeech, type FakeAzure } from '../fakes/azure-speech-fake';
 import { silentMp3, toneWav } from '../fakes/fake-audio';
-import { startKindred, signUpOn, type KindredProcess } from './support/model-server';
+import { startKindred, signUpOn, voiceProviderEnv, type KindredProcess } from './support/model-server';
 import { uniqueEmail, PASSWORD } from './support/accounts';
 import { skipOnboarding } from './support/onboarding';
 
@@ -44,17 +44,8 @@ test.beforeAll(async () => {
   app = await startKindred({
     AZURE_SPEECH_KEY: 'fake-azure-key',
     AZURE_SPEECH_ENDPOINT: azure.url,
-    LLM_BASE_URL: fake.url,
-    LLM_API_KEY: 'fake-key',
-    LLM_MODEL: 'fake-model',
-    OPENAI_BASE_URL: fake.url,
-    OPENAI_API_KEY: 'fake-openai-key',
-    ELEVENLABS_BASE_URL: eleven.url,
-    ELEVENLABS_API_KEY: 'fake-eleven-key',
+    ...voiceProviderEnv(fake.url, eleven.url),
     VOICE_MAX_RECORDING_SECONDS: String(MAX_SECONDS),
-    RATE_LIMIT_CHAT_PER_MINUTE: '100000',
-    RATE_LIMIT_VOICE_PER_MINUTE: '100000',
-    RATE_LIMIT_SPEECH_PER_MINUTE: '100000',
   });
 });
 

@@ -2,9 +2,8 @@
 // (valid frames whose spectral data is empty: they decode to silence in any mp3 decoder, with
 // the duration the frame count says). Both play in a browser's <audio>.
 
-/** A mono 16-bit PCM WAV of a soft tone (`seconds` long). */
-export function toneWav(seconds: number, sampleRate = 24000, hz = 440): Uint8Array {
-  const n = Math.max(1, Math.round(seconds * sampleRate));
+/** A buffer for `n` mono 16-bit samples at `sampleRate`, its 44-byte WAV header written (samples from byte 44). */
+export function monoWavBuffer(n: number, sampleRate: number): Buffer {
   const out = Buffer.alloc(44 + n * 2);
   out.write('RIFF', 0);
   out.writeUInt32LE(36 + n * 2, 4);
@@ -19,6 +18,13 @@ export function toneWav(seconds: number, sampleRate = 24000, hz = 440): Uint8Arr
   out.writeUInt16LE(16, 34);
   out.write('data', 36);
   out.writeUInt32LE(n * 2, 40);
+  return out;
+}
+
+/** A mono 16-bit PCM WAV of a soft tone (`seconds` long). */
+export function toneWav(seconds: number, sampleRate = 24000, hz = 440): Uint8Array {
+  const n = Math.max(1, Math.round(seconds * sampleRate));
+  const out = monoWavBuffer(n, sampleRate);
   for (let i = 0; i < n; i++) out.writeInt16LE(Math.round(Math.sin((2 * Math.PI * hz * i) / sampleRate) * 6000), 44 + i * 2);
   return new Uint8Array(out);
 }

@@ -118,3 +118,22 @@ export async function signUpOn(request: APIRequestContext, server: ModelServer, 
   const me = (await (await request.get(`${server.url}/api/me`)).json()) as { user: { id: string } };
   return me.user.id;
 }
+
+/**
+ * A Kindred whose model, OpenAI speech and ElevenLabs are the loopback fakes, with the chat and
+ * voice rate limits out of the way (flows and benchmarks send many turns quickly).
+ */
+export function voiceProviderEnv(openaiUrl: string, elevenlabsUrl: string): Record<string, string> {
+  return {
+    LLM_BASE_URL: openaiUrl,
+    LLM_API_KEY: 'fake-key',
+    LLM_MODEL: 'fake-model',
+    OPENAI_BASE_URL: openaiUrl,
+    OPENAI_API_KEY: 'fake-openai-key',
+    ELEVENLABS_BASE_URL: elevenlabsUrl,
+    ELEVENLABS_API_KEY: 'fake-eleven-key',
+    RATE_LIMIT_CHAT_PER_MINUTE: '100000',
+    RATE_LIMIT_VOICE_PER_MINUTE: '100000',
+    RATE_LIMIT_SPEECH_PER_MINUTE: '100000',
+  };
+}

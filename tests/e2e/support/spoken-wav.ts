@@ -2,6 +2,7 @@
 // (the embedded flite voice) and silences, as a 48 kHz mono WAV. Voice activity detection needs
 // speech, not a tone.
 import { fliteSynthesize } from '../../../src/server/ai/speech/flite-text-to-speech';
+import { monoWavBuffer } from '../../fakes/fake-audio';
 
 export const MIC_RATE = 48000;
 
@@ -30,20 +31,7 @@ export const silence = (seconds: number) => new Float32Array(Math.round(seconds 
 
 export function micWav(parts: Float32Array[]): Buffer {
   const n = parts.reduce((s, p) => s + p.length, 0);
-  const out = Buffer.alloc(44 + n * 2);
-  out.write('RIFF', 0);
-  out.writeUInt32LE(36 + n * 2, 4);
-  out.write('WAVE', 8);
-  out.write('fmt ', 12);
-  out.writeUInt32LE(16, 16);
-  out.writeUInt16LE(1, 20);
-  out.writeUInt16LE(1, 22);
-  out.writeUInt32LE(MIC_RATE, 24);
-  out.writeUInt32LE(MIC_RATE * 2, 28);
-  out.writeUInt16LE(2, 32);
-  out.writeUInt16LE(16, 34);
-  out.write('data', 36);
-  out.writeUInt32LE(n * 2, 40);
+  const out = monoWavBuffer(n, MIC_RATE);
   let o = 44;
   for (const p of parts) {
     for (const v of p) {

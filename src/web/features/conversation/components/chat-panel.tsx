@@ -28,6 +28,12 @@ const OpenMicChat = lazyNamed(() => import('../../voice/components/open-mic-chat
 
 export type ChatMode = 'open-mic' | 'voice' | 'text';
 
+const voiceLoading = (
+  <p role="status" className="text-sm text-muted-foreground">
+    Loading voice...
+  </p>
+);
+
 interface Props {
   personality: { id: string; name: string; avatarUrl?: string | null; agentId?: string | null };
   signedIn: boolean;
@@ -142,13 +148,7 @@ export function ChatPanel({
         }
       />
       {mode === 'open-mic' ? (
-        <Suspense
-          fallback={
-            <p role="status" className="text-sm text-muted-foreground">
-              Loading voice...
-            </p>
-          }
-        >
+        <Suspense fallback={voiceLoading}>
           <OpenMicChat
             personality={personality}
             viewerKey={viewerKey}
@@ -161,13 +161,7 @@ export function ChatPanel({
           />
         </Suspense>
       ) : mode === 'voice' ? (
-        <Suspense
-          fallback={
-            <p role="status" className="text-sm text-muted-foreground">
-              Loading voice...
-            </p>
-          }
-        >
+        <Suspense fallback={voiceLoading}>
           <SelfPacedChat
             personality={personality}
             send={session.send}

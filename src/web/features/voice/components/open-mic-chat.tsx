@@ -3,13 +3,13 @@
 // (listening, speaking) are shown, with the volume and mute, the connect time, the average
 // response time of this call and a "Pre-loaded" badge. Everything said lands in the same
 // conversation log (and saved conversation) as the other tabs.
-import { AlertTriangleIcon, LoaderCircleIcon, PhoneIcon, PhoneOffIcon, PlayIcon, RotateCcwIcon, Volume2Icon, VolumeXIcon } from 'lucide-react';
-import { messages } from '../../../../shared/messages';
+import { AlertTriangleIcon, LoaderCircleIcon, PhoneIcon, PhoneOffIcon, RotateCcwIcon } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { useVoiceCapabilities } from '../api/voice-api';
 import { useOpenMic, type OpenMicOptions } from '../open-mic/use-open-mic';
+import { AutoplayBlockedAlert, VolumeControls } from './speech-controls';
 
 const DEFAULT_END_OF_TURN_MS = 900;
 
@@ -69,17 +69,7 @@ export function OpenMicChat(props: Omit<OpenMicOptions, 'endOfTurnMs'>) {
         </Alert>
       )}
 
-      {speech.autoplayBlocked && (
-        <Alert role="alert">
-          <AlertDescription className="flex flex-wrap items-center justify-between gap-3">
-            <span>{messages.voice.tapToPlay}</span>
-            <Button size="sm" onClick={() => speech.player.resume()}>
-              <PlayIcon aria-hidden />
-              Play
-            </Button>
-          </AlertDescription>
-        </Alert>
-      )}
+      <AutoplayBlockedAlert speech={speech} />
 
       <div className="flex flex-wrap items-center gap-3">
         {inCall ? (
@@ -94,22 +84,7 @@ export function OpenMicChat(props: Omit<OpenMicOptions, 'endOfTurnMs'>) {
           </Button>
         )}
 
-        <div className="flex items-center gap-2">
-          <Button variant="outline" size="icon" onClick={speech.toggleMute} aria-label={speech.muted ? 'Unmute' : 'Mute'} aria-pressed={speech.muted}>
-            {speech.muted ? <VolumeXIcon aria-hidden /> : <Volume2Icon aria-hidden />}
-          </Button>
-          <input
-            type="range"
-            min={0}
-            max={1}
-            step={0.1}
-            value={speech.muted ? 0 : speech.volume}
-            onChange={(e) => speech.setVolume(Number(e.currentTarget.value))}
-            aria-label="Volume"
-            aria-valuetext={`${Math.round((speech.muted ? 0 : speech.volume) * 100)}%`}
-            className="h-2 w-32 cursor-pointer accent-primary"
-          />
-        </div>
+        <VolumeControls speech={speech} />
       </div>
 
       <dl className="grid grid-cols-2 gap-3 text-sm sm:max-w-md">

@@ -5,7 +5,7 @@
 // response -> Ready. A failure leaves the conversation as it was; the person can try again or type.
 import { useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
-import { LoaderCircleIcon, MicIcon, PlayIcon, SquareIcon, Trash2Icon, Volume2Icon, VolumeXIcon } from 'lucide-react';
+import { LoaderCircleIcon, MicIcon, SquareIcon, Trash2Icon, Volume2Icon } from 'lucide-react';
 import { messages } from '../../../../shared/messages';
 import { Alert, AlertDescription, AlertTitle } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
@@ -16,6 +16,7 @@ import { transcribe, useVoiceCapabilities } from '../api/voice-api';
 import type { Recording } from '../audio/pcm-recorder';
 import { useChatRecorder } from '../hooks/use-chat-recorder';
 import { useSpeechPlayer } from '../hooks/use-speech-player';
+import { AutoplayBlockedAlert, VolumeControls } from './speech-controls';
 import { SentenceStream, sentencesOf } from '../speech/sentence-stream';
 
 export interface ReplayTarget {
@@ -131,17 +132,7 @@ export function SelfPacedChat({ personality, send, busy, onClearChat, registerRe
         )}
       </div>
 
-      {speech.autoplayBlocked && (
-        <Alert role="alert">
-          <AlertDescription className="flex flex-wrap items-center justify-between gap-3">
-            <span>{messages.voice.tapToPlay}</span>
-            <Button size="sm" onClick={() => player.resume()}>
-              <PlayIcon aria-hidden />
-              Play
-            </Button>
-          </AlertDescription>
-        </Alert>
-      )}
+      <AutoplayBlockedAlert speech={speech} />
 
       <div className="flex flex-wrap items-center gap-3">
         <Button
@@ -154,22 +145,7 @@ export function SelfPacedChat({ personality, send, busy, onClearChat, registerRe
           {recorder.recording ? 'Stop Recording' : 'Start Recording'}
         </Button>
 
-        <div className="flex items-center gap-2">
-          <Button variant="outline" size="icon" onClick={speech.toggleMute} aria-label={speech.muted ? 'Unmute' : 'Mute'} aria-pressed={speech.muted}>
-            {speech.muted ? <VolumeXIcon aria-hidden /> : <Volume2Icon aria-hidden />}
-          </Button>
-          <input
-            type="range"
-            min={0}
-            max={1}
-            step={0.1}
-            value={speech.muted ? 0 : speech.volume}
-            onChange={(e) => speech.setVolume(Number(e.currentTarget.value))}
-            aria-label="Volume"
-            aria-valuetext={`${Math.round((speech.muted ? 0 : speech.volume) * 100)}%`}
-            className="h-2 w-32 cursor-pointer accent-primary"
-          />
-        </div>
+        <VolumeControls speech={speech} />
 
         <Button
           variant="ghost"
