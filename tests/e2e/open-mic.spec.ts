@@ -222,7 +222,8 @@ test('the own hands-free loop: speak, hear the reply, barge in mid-reply; the re
 
   // The second sentence starts while the reply is still speaking: the reply stops, and the new turn is answered.
   await expect.poll(async () => (await probe(page)).cutShort, { timeout: 30_000 }).toBeGreaterThan(0);
-  await expect(lines(page, name, 'user')).toHaveCount(2, { timeout: 30_000 });
+  // The microphone file loops, so on a slow machine more turns may follow: at least the second is answered.
+  await expect.poll(() => lines(page, name, 'user').count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
   await expect(lines(page, name, 'personality').last()).toContainText('Ask me anything else you like!', { timeout: 20_000 });
 
   await page.getByRole('button', { name: 'End Call' }).click();
