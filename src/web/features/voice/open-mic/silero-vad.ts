@@ -52,19 +52,16 @@ export const createSileroVad: VadFactory = async (callbacks, { endOfTurnMs, stre
 let preloading: Promise<void> | undefined;
 
 /**
- * Gets the VAD ready ahead of Start: its code and model are fetched (cached as immutable) and the
- * WebAssembly runtime is compiled and started once for the page by opening the model (the slow
- * part: seconds on a busy machine), so connecting only opens the microphone and a session.
+ * Fetches the VAD's code, model and WebAssembly ahead of Start (the files are cached as immutable),
+ * so connecting does not wait for the network. (The runtime itself is compiled by the VAD on Start:
+ * it loads onnxruntime-web through its own CommonJS entry, so warming another copy would not help.)
  */
 export function preloadVad(): Promise<void> {
-  // The same onnxruntime-web module the VAD imports (one runtime per page).
-  preloading ??= Promise.all([import('@ricky0123/vad-web'), import('onnxruntime-web/wasm'), fetch(`${ASSET_BASE}${MODEL}`).then((r) => r.arrayBuffer())])
-    .then(async ([, ort, model]) => {
-      ort.env.wasm.wasmPaths = ASSET_BASE;
-      const session = await ort.InferenceSession.create(new Uint8Array(model));
-      await session.release();
-    })
-    .then(
+  preloading ??= Promise.all([
+    import('@ricky0123/vad-web'),
+    fetch(`${ASSET_BASE}${MODEL}`).then((r) => r.arrayBuffer()),
+    fetch(`${ASSET_BASE}ort-wasm-simd-threaded.wasm`).then((r) => r.arrayBuffer()),
+  ]).then(
     () => undefined,
     (err) => {
       preloading = undefined;
