@@ -1,7 +1,8 @@
 // ElevenLabs conversational agents through the official SDK: the server asks for a signed URL
 // (GET {ELEVENLABS_BASE_URL}/v1/convai/conversation/get-signed-url?agent_id=...), which lets the
 // browser open the agent's websocket for ~15 minutes without ever seeing the API key.
-import { ElevenLabsClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
+import { ElevenLabsError } from '@elevenlabs/elevenlabs-js';
+import { elevenLabsClient, elevenLabsErrorDetail } from './elevenlabs-client';
 import { networkError, SpeechProviderError } from './speech-types';
 
 export interface VoiceAgents {
@@ -9,12 +10,7 @@ export interface VoiceAgents {
 }
 
 export function createElevenLabsAgents(options: { baseUrl?: string; apiKey: string }): VoiceAgents {
-  const client = new ElevenLabsClient({
-    apiKey: options.apiKey,
-    ...(options.baseUrl ? { baseUrl: options.baseUrl.replace(/\/+$/, '') } : {}),
-    maxRetries: 0,
-    timeoutInSeconds: 15,
-  });
+  const client = elevenLabsClient(options, 15);
   return {
     async signedUrl(agentId, signal) {
       try {
@@ -22,8 +18,7 @@ export function createElevenLabsAgents(options: { baseUrl?: string; apiKey: stri
         return res.signedUrl ?? '';
       } catch (err) {
         if (err instanceof ElevenLabsError && err.statusCode) {
-          const detail = (err.body as { detail?: { message?: string } | string } | undefined)?.detail;
-          const message = String((typeof detail === 'object' ? detail?.message : detail) ?? `ElevenLabs failed (HTTP ${err.statusCode})`).slice(0, 300);
+          const message = elevenLabsErrorDetail(err).message.slice(0, 300);
           throw new SpeechProviderError(err.statusCode === 429 ? 'rate_limit' : 'failed', message, err.statusCode);
         }
         throw networkError(err, 'ElevenLabs');

@@ -1,7 +1,8 @@
 // ElevenLabs instant voice cloning through the official SDK: POST {ELEVENLABS_BASE_URL}/v1/voices/add
 // (multipart: name, description, files[]) returns the new voice's id; DELETE /v1/voices/{id}
 // removes it when its personality is deleted or gets another clone.
-import { ElevenLabsClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
+import { ElevenLabsError } from '@elevenlabs/elevenlabs-js';
+import { elevenLabsClient, elevenLabsErrorDetail } from './elevenlabs-client';
 import { networkError, SpeechProviderError } from './speech-types';
 
 export interface VoiceSample {
@@ -25,9 +26,8 @@ export class CloningUnavailableError extends Error {
 
 function providerError(err: unknown): Error {
   if (err instanceof ElevenLabsError && err.statusCode) {
-    const detail = (err.body as { detail?: { status?: string; message?: string } | string } | undefined)?.detail;
-    const status = typeof detail === 'object' ? (detail?.status ?? '') : '';
-    const message = String((typeof detail === 'object' ? detail?.message : detail) ?? `ElevenLabs failed (HTTP ${err.statusCode})`).slice(0, 300);
+    const { status, message: full } = elevenLabsErrorDetail(err);
+    const message = full.slice(0, 300);
     if (/instant.voice.clon|can_not_use_instant_voice_cloning|subscription/i.test(`${status} ${message}`)) return new CloningUnavailableError(message);
     const kind = /quota/i.test(status) ? 'quota' : err.statusCode === 429 ? 'rate_limit' : 'failed';
     return new SpeechProviderError(kind, message, err.statusCode);
@@ -36,12 +36,7 @@ function providerError(err: unknown): Error {
 }
 
 export function createElevenLabsVoiceCloning(options: { baseUrl?: string; apiKey: string }): VoiceCloning {
-  const client = new ElevenLabsClient({
-    apiKey: options.apiKey,
-    ...(options.baseUrl ? { baseUrl: options.baseUrl.replace(/\/+$/, '') } : {}),
-    maxRetries: 0,
-    timeoutInSeconds: 120,
-  });
+  const client = elevenLabsClient(options, 120);
   return {
     async clone({ name, description, sample }, signal) {
       try {
