@@ -5,12 +5,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRoundRobinProxy, type Backend, type RoundRobinProxy } from './round-robin-proxy';
 import { startS3TestServer, type S3TestServer } from './s3-test-server';
+import { freePort } from '../../src/server/lib/free-port';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -43,16 +43,6 @@ export interface ClusterOptions {
   echo?: boolean;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitHealthy(url: string, child: ChildProcess, output: string[]): Promise<void> {
   const deadline = Date.now() + 90_000;

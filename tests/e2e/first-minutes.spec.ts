@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { getMe, PASSWORD, uniqueEmail } from './support/accounts';
+import { freePort } from '../../src/server/lib/free-port';
 
 test('with no mail server, Sign Up signs the person in and lands on / with onboarding open', async ({ page }) => {
   const email = uniqueEmail('instant');
@@ -145,13 +146,3 @@ test.describe('with SMTP_URL set', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}

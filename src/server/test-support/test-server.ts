@@ -5,12 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import crypto from 'node:crypto';
-import net from 'node:net';
 import pg from 'pg';
 import { loadConfig, type AppConfig } from '../config';
 import { startServer, type RunningServer, type StartOptions } from '../start';
 import { createLogger } from '../lib/logger';
 import type { Clock } from '../lib/clock';
+import { freePort } from '../lib/free-port';
+export { freePort };
 
 export interface TestServer extends RunningServer {
   config: AppConfig;
@@ -162,17 +163,6 @@ export function createClient(baseUrl: string): TestClient {
   };
 }
 
-/** A port free on loopback right now (the OS picks it; the server binds it a moment later). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 export async function createScratchDatabase(adminUrl: string) {
   const name = `kindred_test_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;

@@ -4,11 +4,11 @@
 // (which requests were aborted). The main e2e server keeps the embedded offline responder.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, type APIRequestContext } from '@playwright/test';
 import { startFakeChat, type FakeChat } from '../../fakes/openai-chat-fake';
+import { freePort } from '../../../src/server/lib/free-port';
 
 export interface ModelServer {
   url: string;
@@ -16,16 +16,6 @@ export interface ModelServer {
   close(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForHealth(url: string, child: ChildProcess, stderr: () => string, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
