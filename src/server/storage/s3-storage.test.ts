@@ -45,6 +45,20 @@ async function exists(key: string): Promise<boolean> {
 describe('S3-compatible storage (s3rver on loopback)', () => {
   blobStorageContract(() => storage, exists);
 
+  it('deletes a prefix holding more keys than one listing returns, page after page', async () => {
+    const paged = createS3Storage({ ...s3Options(), listPageSize: 7 });
+    try {
+      const keys = Array.from({ length: 30 }, (_, i) => `many/p/${i}_k.txt`);
+      for (const key of keys) await paged.put(key, new Uint8Array([1]));
+      await paged.put('many/q/0_keep.txt', new Uint8Array([2]));
+      await paged.deletePrefix('many/p/');
+      for (const key of keys) expect(await exists(key)).toBe(false);
+      expect((await paged.get('many/q/0_keep.txt'))[0]).toBe(2);
+    } finally {
+      paged.client.destroy();
+    }
+  });
+
   it('uploads a large blob in parts from a stream and reads it back intact', async () => {
     const size = 17 * 1024 * 1024 + 123;
     const expected = Buffer.alloc(size);

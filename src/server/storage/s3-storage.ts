@@ -26,6 +26,8 @@ export interface S3StorageOptions {
   forcePathStyle: boolean;
   /** Parts of a multipart upload (S3's minimum is 5 MiB); smaller blobs go in one request. */
   partSizeBytes?: number;
+  /** Keys listed (and deleted) per request by deletePrefix: S3's maximum, 1000; tests page smaller. */
+  listPageSize?: number;
 }
 
 const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
@@ -88,10 +90,9 @@ export function createS3Storage(opts: S3StorageOptions): BlobStorage & { client:
     async deletePrefix(prefix) {
       assertValidPrefix(prefix);
       // List a page, delete it, list again from the start until nothing is left. Listing afresh
-      // (instead of following a continuation token) cannot skip keys as the listing shrinks, and
-      // needs no continuation token (s3rver's cannot be made: they use DES, gone from OpenSSL 3).
+      // (instead of following a continuation token) cannot skip keys as the listing shrinks.
       for (;;) {
-        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, MaxKeys: 1000 }));
+        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, MaxKeys: opts.listPageSize ?? 1000 }));
         const keys = (page.Contents ?? []).map((o) => ({ Key: o.Key! }));
         if (keys.length === 0) return;
         const out = await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys, Quiet: true } }));
