@@ -127,6 +127,11 @@ const DATE_LINE = new RegExp(
 const SIGN_OFF = /^(with (love|best wishes|all my love)|love|yours( (ever|truly|sincerely|faithfully))?|best( wishes)?|kind regards|regards|sincerely|cheers|till next (time|year)|until next time|all the best|affectionately)\b[^.!?]{0,40}[,.!]?$/i;
 const SALUTATION = /^(dear|my dear|dearest|hi|hello)\b[^.!?]{0,40},$/i;
 
+/** For each of sentences(content): whether it says something (an interview's "A:" is not part of it). */
+export function sayableSentences(content: string): boolean[] {
+  return sentences(content).map((s) => isSayable(s.replace(/^A:\s*/, '')));
+}
+
 /** A sentence that says something: not a heading, a date line, a greeting or sign-off, a name alone or a question. */
 export function isSayable(sentence: string): boolean {
   const s = sentence.trim();

@@ -27,6 +27,22 @@ export function contentWords(text: string): string[] {
   return [...out];
 }
 
+/**
+ * Words a question names something by: capitalized content words that do not begin a sentence
+ * ("Have you ever visited Japan?" -> ["Japan"]). A name the documents never mention is something
+ * they cannot speak about, whatever else the question shares with them.
+ */
+export function namedWords(text: string): string[] {
+  const out = new Set<string>();
+  for (const sentence of text.split(/(?<=[.!?])\s+/)) {
+    const tokens = sentence.match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? [];
+    tokens.slice(1).forEach((w) => {
+      if (/^\p{Lu}/u.test(w) && w !== 'I' && !/^I'/.test(w) && w.length >= 2 && !isStopword(w)) out.add(w);
+    });
+  }
+  return [...out];
+}
+
 /** Distinct stems of the question's content words. */
 export function contentTerms(text: string): string[] {
   return [...new Set(contentWords(text).map(stem))];

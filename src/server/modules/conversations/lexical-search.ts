@@ -5,7 +5,7 @@
 // to them checked again. The database stays the only truth: memory holds nothing it cannot
 // rebuild, and a stale entry is never used.
 import type { Database } from '../../db/client';
-import { contentWords } from '../../ai/offline/text-match';
+import { contentWords, namedWords } from '../../ai/offline/text-match';
 import { PostingsCache, parsePostings, queryStats, rankCandidates, type DocumentPostings } from './lexical-index';
 import * as repo from './retrieval.repository';
 
@@ -62,20 +62,21 @@ export function createLexicalSearch(db: Database, opts: { budgetBytes?: number }
     async search(scope, text, limit) {
       // Words that say nothing of the subject (ever, like, two, first...) are dropped with a kept
       // English stopword list before the database stems the rest the way it indexed the chunks.
-      const { terms, documents } = await repo.questionAndDocuments(db, scope, contentWords(text).join(' '));
+      const { terms, nameTerms, documents } = await repo.questionAndDocuments(db, scope, contentWords(text).join(' '), namedWords(text).join(' '));
       const documentsNotReady = documents.filter((d) => d.notReady).length;
       if (terms.length === 0 || documents.length === 0) {
-        return { hits: [], documentsNotReady, documents: documents.length, terms: terms.length, absentTerms: terms.length, ceiling: 0 };
+        return { hits: [], documentsNotReady, documents: documents.length, terms: terms.length, absentTerms: terms.length, absentNames: nameTerms.length, ceiling: 0 };
       }
       const indexed = await postingsFor(documents);
       const { ceiling, absent } = queryStats(indexed, terms);
+      const absentNames = nameTerms.length > 0 ? queryStats(indexed, nameTerms).absent : 0;
       const candidates = rankCandidates(indexed, terms, limit);
       const rows = new Map((await repo.readCandidates(db, scope, candidates)).map((r) => [`${r.documentId}:${r.chunkIndex}`, r]));
       const hits = candidates.flatMap((c) => {
         const row = rows.get(`${c.documentId}:${c.chunkIndex}`);
         return row ? [{ ...row, score: c.score, coverage: c.matched / terms.length }] : [];
       });
-      return { hits, documentsNotReady, documents: documents.length, terms: terms.length, absentTerms: absent, ceiling };
+      return { hits, documentsNotReady, documents: documents.length, terms: terms.length, absentTerms: absent, absentNames, ceiling };
     },
 
     async warm(personalityId) {

@@ -33,6 +33,8 @@ export interface RankedSearch {
   terms: number;
   /** How many of them occur in none of the documents the asker may use. */
   absentTerms: number;
+  /** How many of the names the question mentions (namedWords) occur in none of those documents. */
+  absentNames: number;
   /** The highest BM25 possible for this question: scores divided by it fall in 0..1. */
   ceiling: number;
   /** Usable documents whose processing is queued or running (see countDocumentsNotReady). */
@@ -64,21 +66,30 @@ function usableDocumentsSql(scope: ChunkScope): SQL {
  * In one round trip: the question's words as the database indexes them (stemmed, stop words
  * dropped, as to_tsvector('english') does for chunks) and the documents the asker may use.
  */
-export async function questionAndDocuments(db: Database, scope: ChunkScope, text: string): Promise<{ terms: string[]; documents: UsableDocument[] }> {
+export async function questionAndDocuments(
+  db: Database,
+  scope: ChunkScope,
+  text: string,
+  names = '',
+): Promise<{ terms: string[]; nameTerms: string[]; documents: UsableDocument[] }> {
   // One row: the documents as one JSON array (a row per document would repeat the words).
   const result = await db.execute(sql`
     with q as (
       select coalesce(array_agg(distinct t), '{}') as terms
       from unnest(tsvector_to_array(to_tsvector('english', ${text.slice(0, 2000)}))) as t
+    ), n as (
+      select coalesce(array_agg(distinct t), '{}') as terms
+      from unnest(tsvector_to_array(to_tsvector('english', ${names.slice(0, 500)}))) as t
     )
-    select q.terms,
+    select q.terms, n.terms as name_terms,
       (select coalesce(json_agg(json_build_array(u.id, u.chunk_count, u.chunk_generation, u.processing_state)), '[]')
         from (${usableDocumentsSql(scope)}) u) as documents
-    from q`);
+    from q, n`);
   const row = rowsOf(result)[0]!;
   const documents = (typeof row.documents === 'string' ? JSON.parse(row.documents) : row.documents) as [string, number, number, string][];
   return {
     terms: row.terms as string[],
+    nameTerms: row.name_terms as string[],
     documents: documents.map(([id, chunkCount, chunkGeneration, state]) => ({
       id,
       chunkCount,

@@ -10,6 +10,7 @@ import type { ChunkHit } from '../documents/chunk-search.repository';
 import { createConversationsModule } from './conversations.module';
 import { asFirstPerson, createRetriever, looksUnanswerable, nearDuplicate, pgVectorSearch, type Retriever } from './retrieval';
 import { packSentenceVectors } from '../documents/sentence-vectors';
+import { sentences } from '../../ai/offline/text-match';
 import { createPersonality, makePublic, seedDocument } from './conversations.test-support';
 import { skipWithoutVector } from '../documents/documents.test-support';
 import { replaceChunks, setPrivacy } from '../documents/documents.repository';
@@ -187,16 +188,58 @@ describe('retrieval', () => {
     expect(passages[0]!.similarity).toBeGreaterThan(passages[1]!.similarity);
   });
 
+  it('the documents cannot answer a question naming what they never mention; a question line is no evidence of an answer', async (ctx) => {
+    const fullText = createRetriever(server.database.db, undefined);
+    const ask = (r: Retriever, text: string, personalityId = adaId) => r.search({ personalityId, viewerId: null, text, limit: 5 });
+    // Three of four words match, but the name does not: nothing to quote.
+    expect((await ask(fullText, 'Did the engine compute numbers in Paris?')).unanswerable).toBe(true);
+    const known = await ask(fullText, 'Did the engine compute Bernoulli numbers?');
+    expect(known.unanswerable).toBeFalsy();
+    expect(known.passages[0]!.fileName).toBe('public.txt');
+
+    skipWithoutVector(ctx, server);
+    const db = server.database.db;
+    await ensureVectorSchema(db);
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Interviewee');
+    await makePublic(db, id);
+    const content = 'Q: Which film do you love most?\nA: I never go to the pictures. My nephew rows me round the harbour instead.';
+    await seedDocument(db, { personalityId: id, fileName: 'interview.txt', chunks: [content] });
+    const row = (await db.execute(
+      (await import('drizzle-orm')).sql`select id, document_id from personality_document_chunks where personality_id = ${id}`,
+    )) as unknown as { rows: { id: string; document_id: string }[] };
+    const embed = (t: string) => fakeEmbedding(t);
+    await insertEmbeddings(db, [
+      {
+        chunkId: row.rows[0]!.id,
+        documentId: row.rows[0]!.document_id,
+        personalityId: id,
+        model: 'fake-embedding',
+        embedding: embed(content),
+        sentenceEmbeddings: packSentenceVectors(sentences(content).map(embed)),
+      },
+    ]);
+    const hybrid = createRetriever(db, pgVectorSearch(db, { model: 'fake-embedding', embed: async (texts) => texts.map(embed) }));
+    const result = await ask(hybrid, 'Which film do you love most?', id);
+    // The question line repeats the question word for word; the evidence, and the sentence to
+    // quote, is the answer that follows it.
+    expect(result.passages[0]).toMatchObject({ chunkIndex: 0, bestSentence: 1 });
+    expect(result.signals!.bestSentenceCosine!).toBeLessThan(0.5);
+  });
+
   it('reads "you/your" as "I/my", and tells questions the documents cannot answer by their absent words', () => {
     expect(asFirstPerson('Where were you born, and what was your first job?')).toBe('Where was I born, and what was my first job?');
     expect(asFirstPerson('Are you happy? Tell me about yourself.')).toBe('am I happy? Tell me about myself.');
     // Most of the words nowhere in the documents: unanswerable, unless a sentence is close in meaning.
-    expect(looksUnanswerable(3, 3, undefined)).toBe(true);
-    expect(looksUnanswerable(3, 1, undefined)).toBe(false);
-    expect(looksUnanswerable(2, 1, 0.3)).toBe(true);
-    expect(looksUnanswerable(2, 1, 0.7)).toBe(false);
-    expect(looksUnanswerable(3, 1, 0.3)).toBe(false);
-    expect(looksUnanswerable(0, 0, undefined)).toBe(false);
+    const q = (terms: number, absentTerms: number, bestSentenceCosine?: number, absentNames = 0) => ({ terms, absentTerms, absentNames, bestSentenceCosine });
+    expect(looksUnanswerable(q(3, 3))).toBe(true);
+    expect(looksUnanswerable(q(3, 1))).toBe(false);
+    expect(looksUnanswerable(q(2, 1, 0.3))).toBe(true);
+    expect(looksUnanswerable(q(2, 1, 0.7))).toBe(false);
+    expect(looksUnanswerable(q(3, 1, 0.3))).toBe(false);
+    expect(looksUnanswerable(q(0, 0))).toBe(false);
+    // A name the documents never mention: unanswerable however close the rest of the question is.
+    expect(looksUnanswerable(q(3, 1, 0.7, 1))).toBe(true);
     expect(nearDuplicate(new Set(['a', 'b', 'c', 'd', 'e']), new Set(['a', 'b', 'c', 'd', 'e', 'f']))).toBe(true);
     expect(nearDuplicate(new Set(['a', 'b', 'c']), new Set(['x', 'y', 'c']))).toBe(false);
   });
