@@ -61,7 +61,7 @@ describe('one server per data folder', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(await freePort()), HOST: '127.0.0.1' };
     delete env.DATABASE_URL;
     const result = await new Promise<{ code: number; output: string }>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: repoRoot, env, timeout: 60_000 }, (err, stdout, stderr) => {
+      execFile(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: repoRoot, env, timeout: 100_000 }, (err, stdout, stderr) => {
         resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, output: `${stdout}${stderr}` });
       });
     });
@@ -72,7 +72,9 @@ describe('one server per data folder', () => {
     expect(result.output).not.toMatch(/\n\s+at /);
     expect((await first.client().get('/api/health')).status).toBe(200);
     await stop(first);
-  });
+    // A fresh database, then a second process compiling and starting: on a busy 2-core machine
+    // each has taken 30 s and more.
+  }, 120_000);
 
   it('refuses a folder locked by another live process', async () => {
     const dataDir = tempDataDir();
