@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Every test Kindred has (`npm test`): typecheck, the server suite on PGlite and (when
-# TEST_DATABASE_URL is set) on PostgreSQL plus the multi-process suite, the web component tests, the production build and the
-# browser flows in Chromium. Every step runs even after one fails (so one run shows everything);
+# Every test Kindred has (`npm test`): the server suite on PGlite and (when TEST_DATABASE_URL is
+# set) on PostgreSQL plus the multi-process suite, with typecheck, the web component tests and the
+# production build running beside them; then the browser flows in Chromium. Every step runs even after one fails (so one run shows everything);
 # the exit status is non-zero if any failed.
 #
 # Needs: Node 20+, `npm ci` done, Chromium at /usr/bin/chromium (or CHROMIUM_PATH) for the browser
@@ -64,7 +64,21 @@ playwright_flows() {
     npx playwright test --reporter=list,json
 }
 
-run_step "typecheck (tsc --noEmit)" npx tsc --noEmit -p .
+# Two lanes at once: the server suites (each its own databases) and, beside them, typecheck, the
+# web component tests and the build, which share nothing with them. On 2 cores the server suites
+# leave room (they wait on databases, child processes and timers), so the side lane costs them
+# little and saves its whole length. The side lane's output is shown when it is done.
+side_log="$results_dir/side-lane.log"
+(
+  summary=()
+  failed_steps=0
+  run_step "typecheck (tsc --noEmit)" npx tsc --noEmit -p .
+  run_step "web component tests" vitest_web
+  run_step "production build (npm run build)" npm run build
+  printf '%s\n' "${summary[@]}" > "$results_dir/side-lane.summary"
+) > "$side_log" 2>&1 &
+side_pid=$!
+
 run_step "server suite on PGlite" vitest_server_pglite
 if [[ -n "${TEST_DATABASE_URL:-}" ]]; then
   run_step "server suite on PostgreSQL (TEST_DATABASE_URL)" vitest_server_postgres
@@ -73,10 +87,23 @@ else
   skip_step "server suite on PostgreSQL" "TEST_DATABASE_URL is not set"
   skip_step "multi-process suite" "TEST_DATABASE_URL is not set"
 fi
-run_step "web component tests" vitest_web
-build_ok=1
-run_step "production build (npm run build)" npm run build
-[[ "${summary[-1]}" == PASS* ]] || build_ok=0
+
+wait "$side_pid"
+echo
+echo "=== side lane (typecheck, web component tests, build), run beside the server suites ==="
+cat "$side_log"
+build_ok=0
+if [[ ! -f "$results_dir/side-lane.summary" ]]; then
+  summary+=("FAIL  side lane (typecheck, web component tests, build): it ended without a summary")
+  failed_steps=$((failed_steps + 1))
+  touch "$results_dir/side-lane.summary"
+fi
+while IFS= read -r line; do
+  [[ -z "$line" ]] && continue
+  summary+=("$line")
+  [[ "$line" == FAIL* ]] && failed_steps=$((failed_steps + 1))
+  [[ "$line" == "PASS  production build"* ]] && build_ok=1
+done < "$results_dir/side-lane.summary"
 if [[ $build_ok -eq 0 ]]; then
   skip_step "browser flows (Playwright, Chromium)" "the build failed"
 elif [[ ! -f dist/web/index.html ]]; then
