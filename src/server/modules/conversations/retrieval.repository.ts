@@ -78,8 +78,13 @@ export async function questionAndDocuments(
       select coalesce(array_agg(distinct t), '{}') as terms
       from unnest(tsvector_to_array(to_tsvector('english', ${text.slice(0, 2000)}))) as t
     ), n as (
+      -- The personality's own name is no subject the documents must mention ("Where were you
+      -- born, Ada?" to a first-person memoir that never names her).
       select coalesce(array_agg(distinct t), '{}') as terms
       from unnest(tsvector_to_array(to_tsvector('english', ${names.slice(0, 500)}))) as t
+      where t not in (
+        select unnest(tsvector_to_array(to_tsvector('english', p.name))) from personalities p where p.id = ${scope.personalityId}
+      )
     )
     select q.terms, n.terms as name_terms,
       (select coalesce(json_agg(json_build_array(u.id, u.chunk_count, u.chunk_generation, u.processing_state)), '[]')

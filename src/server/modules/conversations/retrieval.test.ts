@@ -193,6 +193,8 @@ describe('retrieval', () => {
     const ask = (r: Retriever, text: string, personalityId = adaId) => r.search({ personalityId, viewerId: null, text, limit: 5 });
     // Three of four words match, but the name does not: nothing to quote.
     expect((await ask(fullText, 'Did the engine compute numbers in Paris?')).unanswerable).toBe(true);
+    // Her own name is no such subject: the documents need not mention it.
+    expect((await ask(fullText, 'Did the engine compute numbers, Ada?')).unanswerable).toBeFalsy();
     const known = await ask(fullText, 'Did the engine compute Bernoulli numbers?');
     expect(known.unanswerable).toBeFalsy();
     expect(known.passages[0]!.fileName).toBe('public.txt');
