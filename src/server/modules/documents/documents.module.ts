@@ -19,6 +19,7 @@ import type { ModerationService } from '../moderation/moderation.service';
 import { createUrlImporter } from './documents-import';
 import { MAX_TEXT_CHARS } from './text-extract';
 import type { AudioTranscriber } from './audio-transcriber';
+import { createStorageCleanup, STORAGE_CLEANUP_JOB } from './storage-cleanup';
 
 export interface DocumentsModuleDeps {
   config: AppConfig;
@@ -49,6 +50,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps) {
   });
   const events = createDocumentEvents();
   let wake = () => {};
+  const cleanup = createStorageCleanup({ db: database.db, storage, logger, wake: () => wake() });
   const service = createDocumentService({
     db: database.db,
     storage,
@@ -56,6 +58,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps) {
     events,
     maxAttempts: config.jobs.maxAttempts,
     wake: () => wake(),
+    cleanup,
     documentHeld: deps.moderation ? (id) => deps.moderation!.documentHeld(id) : undefined,
   });
   const processor = createDocumentProcessor({
@@ -109,7 +112,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps) {
         return 0;
       }
     },
-    jobHandlers: { [PROCESS_JOB]: processor } as Record<string, JobHandler>,
+    jobHandlers: { [PROCESS_JOB]: processor, [STORAGE_CLEANUP_JOB]: cleanup.handler } as Record<string, JobHandler>,
     onPersonalityDeleted: service.onPersonalityDeleted,
     /** Live streams register here so a stopping server can end them. */
     streamClosers,

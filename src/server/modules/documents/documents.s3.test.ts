@@ -2,6 +2,9 @@
 // in production): files land in the bucket under user/personality/, processing reads them back
 // from there, audio plays back streamed from the bucket, and deleting a document or a personality
 // removes its objects. A refused upload leaves neither an object nor a row.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../test-support/test-server';
@@ -13,9 +16,11 @@ let s3: S3TestServer;
 let v: VoiceTestServer;
 let owner: TestClient & { id: string };
 let bucket: S3Client;
+// Kept by the test (not s3rver's own temporary folder), so the server can be stopped and started again over it.
+const s3Directory = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-s3-docs-'));
 
 beforeAll(async () => {
-  s3 = await startS3TestServer();
+  s3 = await startS3TestServer({ directory: s3Directory });
   v = await startVoiceServer({ env: { ...s3.env, JOB_POLL_MS: '50', JOB_RETRY_BASE_MS: '50' } });
   owner = await v.server.user();
   bucket = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
@@ -24,6 +29,7 @@ afterAll(async () => {
   bucket?.destroy();
   await v?.close();
   await s3?.close();
+  fs.rmSync(s3Directory, { recursive: true, force: true });
 });
 
 async function keysUnder(prefix: string): Promise<string[]> {
@@ -80,5 +86,24 @@ describe('documents on S3-compatible storage', () => {
     expect(res.status).toBeLessThan(500);
     expect(await keysUnder(`${owner.id}/${id}/`)).toEqual([]);
     expect((await owner.get(`/api/personalities/${id}/documents`)).body.documents).toEqual([]);
+  });
+
+  it('a deletion while object storage is down succeeds, and a background job removes the files once it is back', async () => {
+    const id = await createPersonality(owner, 'Outage');
+    const docId = await uploadOne(owner, id, { name: 'outage.txt', data: 'Written before the storage went down.', type: 'text/plain' });
+    await waitForDocument(owner, id, docId);
+    expect(await keysUnder(`${owner.id}/${id}/`)).toHaveLength(1);
+    const port = new URL(s3.endpoint).port;
+    await s3.close();
+    try {
+      // The row is the truth a person sees: the document is gone, and the request says so.
+      expect((await owner.delete(`/api/personalities/${id}/documents/${docId}`)).status).toBe(200);
+      expect((await owner.get(`/api/personalities/${id}/documents`)).body.documents).toEqual([]);
+    } finally {
+      s3 = await startS3TestServer({ port: Number(port), directory: s3Directory });
+    }
+    const deadline = Date.now() + 30_000;
+    while ((await keysUnder(`${owner.id}/${id}/`)).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(await keysUnder(`${owner.id}/${id}/`)).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import { AppError, isForeignKeyViolation } from '../../lib/errors';
 import type { BlobStorage } from '../../storage/storage';
 import { BlobNotFoundError, documentKey, personalityPrefix } from '../../storage/storage';
 import { enqueueJob, deleteFailedJobs } from '../../jobs/jobs.repository';
+import type { StorageCleanup } from './storage-cleanup';
 import { loadOwnedPersonality, loadVisiblePersonality, isUuid } from '../personalities/personality-access';
 import type { PersonalityRow } from '../personalities/personalities.repository';
 import { messages } from '../../../shared/messages';
@@ -31,6 +32,8 @@ export interface DocumentServiceDeps {
   wake: () => void;
   /** A document held by moderation stays private until an admin clears it. */
   documentHeld?: (documentId: string) => Promise<boolean>;
+  /** Removes a deleted document's or personality's files, now or by a retried job. */
+  cleanup: StorageCleanup;
 }
 
 /** The side panel lists this many of the newest documents; the counts cover them all. */
@@ -198,7 +201,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       await ownedDocument(viewer, personalityId, documentId);
       const deleted = await repo.deleteDocument(db, personalityId, documentId);
       if (!deleted) throw new AppError('NOT_FOUND', messages.documents.notFound);
-      if (deleted.filePath) await storage.delete(deleted.filePath);
+      if (deleted.filePath) await deps.cleanup.remove({ key: deleted.filePath });
       events.changed(personalityId);
     },
 
@@ -253,7 +256,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
 
     /** personalities.service hook: the rows are gone (cascade); remove the stored files too. */
     async onPersonalityDeleted(personality: PersonalityRow): Promise<void> {
-      await storage.deletePrefix(personalityPrefix(personality.userId, personality.id));
+      await deps.cleanup.remove({ prefix: personalityPrefix(personality.userId, personality.id) });
       events.changed(personality.id);
     },
   };
