@@ -8,11 +8,11 @@
 // of the answering passage, the share of answerable questions whose offline reply holds the
 // answer, how many unanswerable questions the offline reply declined, and how many answerable ones
 // it declined wrongly. Prints figures; never fails on them.
+import type { VectorStore } from '../src/server/db/embeddings-schema';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../src/server/db/client';
 import { loadConfig } from '../src/server/config';
 import { chunkText } from '../src/server/modules/documents/chunker';
-import { ensureVectorSchema } from '../src/server/modules/documents/chunk-search.repository';
 import { embedDocumentChunks } from '../src/server/modules/documents/document-embedder';
 import { NEAR_SENTENCE, answeringPassages, createRetriever, looksUnanswerable, type RetrievalResult, type Retriever } from '../src/server/modules/conversations/retrieval';
 import { createVectorIndex } from '../src/server/modules/conversations/vector-index';
@@ -55,9 +55,9 @@ async function seedDocuments(db: Database, personalityId: string): Promise<numbe
   return total;
 }
 
-async function embedAll(db: Database, personalityId: string, embeddings: EmbeddingClient): Promise<void> {
+async function embedAll(db: Database, store: VectorStore, personalityId: string, embeddings: EmbeddingClient): Promise<void> {
   const rows = (await db.execute(sql`select id from personality_documents where personality_id = ${personalityId}`)) as unknown as { rows: { id: string }[] };
-  for (const r of rows.rows) await embedDocumentChunks(db, embeddings, r.id, 16);
+  for (const r of rows.rows) await embedDocumentChunks(db, store, embeddings, r.id, 16);
 }
 
 type Asked = { q: (typeof questions)[number]; result: RetrievalResult };
@@ -119,7 +119,6 @@ function print(label: string, s: Scores) {
 async function main() {
   const handle = await openDatabase({});
   const db = handle.db;
-  await ensureVectorSchema(db);
   const fake: EmbeddingClient = { model: 'fake-embedding', embed: async (texts) => texts.map((t) => fakeEmbedding(t)) };
   const embedded = sharedEmbeddedEmbeddings();
   console.log(
@@ -135,9 +134,9 @@ async function main() {
     const id = await seedPersonality(db, `bench-${mode.label.replace(/\W+/g, '-')}`);
     const chunks = await seedDocuments(db, id);
     const started = performance.now();
-    if (mode.embeddings) await embedAll(db, id, mode.embeddings);
+    if (mode.embeddings) await embedAll(db, handle.vectorStore, id, mode.embeddings);
     const embedMs = performance.now() - started;
-    const retriever = createRetriever(db, mode.embeddings ? createVectorIndex(db, mode.embeddings) : undefined);
+    const retriever = createRetriever(db, mode.embeddings ? createVectorIndex(db, handle.vectorStore, mode.embeddings) : undefined);
     const asked = await ask(retriever, id);
     print(mode.label, score(asked));
     if (mode.embeddings) console.log(`    (${chunks} chunks embedded in ${(embedMs / 1000).toFixed(1)} s)`);

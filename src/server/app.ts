@@ -95,7 +95,7 @@ export function createApp(deps: AppDeps) {
   // Deleting a personality also removes its stored files (rows cascade in the database).
   const cloneDeps = { db, logger, cloning: createVoiceCloning(config) };
   const personalities = createPersonalityService(db, [documents.onPersonalityDeleted, removeClonedVoiceOnDelete(cloneDeps)]);
-  const conversations = createConversationsModule({ config, db, clock, logger, secret: deps.authSecret, hasVector: database.hasVector, moderation });
+  const conversations = createConversationsModule({ config, db, clock, logger, secret: deps.authSecret, vectorStore: database.vectorStore, moderation });
 
   const voiceAgents = createVoiceAgents(config);
   const voice = createVoiceService({
@@ -222,7 +222,7 @@ export function createApp(deps: AppDeps) {
   });
 
   app.get('/api/health', async (c) => {
-    return c.json({ ok: true, database: database.kind, vector: database.hasVector });
+    return c.json({ ok: true, database: database.kind, vector: database.hasVector, vectorStore: database.vectorStore });
   });
 
   const routes = app

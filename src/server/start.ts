@@ -14,7 +14,6 @@ import { createMailer, type Mailer } from './auth/mailer';
 import { grantListedAdmins } from './auth/roles';
 import { createApp } from './app';
 import { createJobRunner } from './jobs/job-runner';
-import { ensureVectorSchema } from './modules/documents/chunk-search.repository';
 import type { BlobStorage } from './storage/storage';
 import { sql } from 'drizzle-orm';
 import { INVALIDATION_TOPICS, invalidationBus, setInvalidationBus } from './lib/invalidation-bus';
@@ -81,8 +80,6 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
     }
     const granted = await grantListedAdmins(database.db, config.adminEmails);
     if (granted > 0) logger.info(`admin role granted to ${granted} account(s) from ADMIN_EMAILS`);
-    // Embeddings live outside the migrations: pgvector may be missing (design.md).
-    if (database.hasVector) await ensureVectorSchema(database.db);
     const webRoot = opts.webRoot === null ? undefined : (opts.webRoot ?? config.webRoot ?? (fs.existsSync(defaultWebRoot) ? defaultWebRoot : undefined));
     const { app, preload, preloadSettled, documents, close: closeApp } = createApp({
       config,

@@ -11,6 +11,7 @@ import type { Logger } from '../lib/logger';
 import type { PGlite } from '@electric-sql/pglite';
 import { startPgliteThread, type PgliteThread } from './pglite/pglite-thread';
 import { initializeDataDir, isInitialized } from './pglite/initialize-data-dir';
+import { ensureEmbeddingsTable, type VectorStore } from './embeddings-schema';
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
@@ -20,6 +21,8 @@ export interface DatabaseHandle {
   kind: 'pglite' | 'postgres';
   /** pgvector is available (PGlite bundles it; a PostgreSQL server may lack it). */
   hasVector: boolean;
+  /** How embeddings are stored: pgvector, or float32 in bytea scored in the app (embeddings-schema.ts). */
+  vectorStore: VectorStore;
   close(): Promise<void>;
 }
 
@@ -38,9 +41,9 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
   await handle.migrate();
   opts.logger?.debug(`migrations applied in ${Date.now() - migrateStarted} ms`);
   if (!handle.hasVector) {
-    opts.logger?.warn('pgvector is not available in this database: retrieval will be full-text only');
+    opts.logger?.info('pgvector is not available in this database: vectors are kept as float32 and scored in the app');
   }
-  return { db: handle.db, kind: handle.kind, hasVector: handle.hasVector, close: handle.close };
+  return { db: handle.db, kind: handle.kind, hasVector: handle.hasVector, vectorStore: handle.vectorStore, close: handle.close };
 }
 
 async function openPglite(dataDir?: string) {
@@ -66,7 +69,11 @@ async function openPglite(dataDir?: string) {
     db,
     kind: 'pglite' as const,
     hasVector: true,
-    migrate: () => migrate(db as never, { migrationsFolder }),
+    vectorStore: 'pgvector' as VectorStore,
+    migrate: async () => {
+      await migrate(db as never, { migrationsFolder });
+      await ensureEmbeddingsTable(db, true);
+    },
     close: async () => {
       await client.close();
       release();
@@ -86,11 +93,15 @@ async function openPostgres(url: string, logger?: Logger) {
   pool.on('error', (err) => logger?.warn('a database connection was closed by the server; it will be replaced', err.message));
   const db = drizzle(pool, { schema }) as unknown as Database;
   let hasVector = false;
+  let vectorStore: VectorStore = 'bytea';
   return {
     db,
     kind: 'postgres' as const,
     get hasVector() {
       return hasVector;
+    },
+    get vectorStore() {
+      return vectorStore;
     },
     // Several app processes may start at once on one database (a deploy, a scale-up): the
     // extension and the migrations are applied by one of them at a time, under an advisory lock;
@@ -104,6 +115,8 @@ async function openPostgres(url: string, logger?: Logger) {
           hasVector = false;
         }
         await migrate(db as never, { migrationsFolder });
+        // Outside the migrations: its column type depends on pgvector (embeddings-schema.ts).
+        vectorStore = await ensureEmbeddingsTable(db, hasVector);
       }),
     close: () => pool.end(),
   };

@@ -1,5 +1,6 @@
 // Wires the conversation domain from the app's dependencies: responder (providers.ts chooses),
 // retriever, context cache, services and routers. app.ts mounts the routers; start.ts preloads.
+import type { VectorStore } from '../../db/embeddings-schema';
 import type { AppConfig } from '../../config';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../lib/clock';
@@ -28,9 +29,9 @@ export interface ConversationsModuleDeps {
   logger: Logger;
   /** Signs prompt previews (a key is derived from it). */
   secret: string;
-  /** pgvector is available: retrieval is hybrid (with the embedded model unless EMBEDDING_MODEL says otherwise). */
-  hasVector: boolean;
-  /** Overrides the vector side (tests); by default pgvector + the configured embedding model. */
+  /** How the database keeps vectors (pgvector, or float32 scored in the app): retrieval is hybrid either way, with the embedded model unless EMBEDDING_MODEL says otherwise. */
+  vectorStore: VectorStore;
+  /** Overrides the vector side (tests); by default the bit index over the stored vectors of the configured embedding model. */
   vectors?: VectorSearch;
   responder?: ChatResponder;
   /** Checks messages and replies (issue 15). */
@@ -41,7 +42,7 @@ export function createConversationsModule(deps: ConversationsModuleDeps) {
   const { db, clock, logger } = deps;
   const responder = deps.responder ?? createChatResponder(deps.config);
   const embeddings = createEmbeddings(deps.config);
-  const vectors = deps.vectors ?? (deps.hasVector && embeddings ? createVectorIndex(db, embeddings) : undefined);
+  const vectors = deps.vectors ?? (embeddings ? createVectorIndex(db, deps.vectorStore, embeddings) : undefined);
   const retriever = createRetriever(db, vectors, logger);
   let warming: Promise<void> = Promise.resolve();
   const cache = createContextCache({ clock });
@@ -85,7 +86,7 @@ export function createConversationsModule(deps: ConversationsModuleDeps) {
         logger.info(`chat: ${responder.mode === 'offline' ? 'offline responder' : `model ${responder.label}`}, ${retriever.mode} retrieval, ${loaded} personality context(s) preloaded`);
         // The embedded model loads in its thread in the background when there are vectors to search
         // (an empty install never loads it: its ~230 MB only once documents are embedded).
-        if (vectors && embeddings && 'warm' in embeddings && deps.hasVector && (await hasEmbeddings(db, embeddings.model))) {
+        if (vectors && embeddings && 'warm' in embeddings && (await hasEmbeddings(db, embeddings.model))) {
           void (embeddings as { warm(): Promise<void> }).warm().catch((err: unknown) => logger.warn('embedding model warm-up failed', err instanceof Error ? err.message : err));
         }
         warming = Promise.all(personalityIds.map((id) => retriever.warm(id))).then(

@@ -8,6 +8,9 @@ import type { Database } from '../../db/client';
 import { personalityDocumentChunks as chunks, personalityDocuments as documents } from '../../db/schema/documents';
 import { personalities } from '../../db/schema/personalities';
 import { visibleTo } from '../personalities/personalities.repository';
+import type { VectorStore } from '../../db/embeddings-schema';
+import { cosine, unpackFloat32 } from '../documents/float-vectors';
+import { toVectorLiteral } from '../documents/chunk-search.repository';
 
 export interface ChunkScope {
   personalityId: string;
@@ -164,26 +167,52 @@ export async function readCandidates(
 
 /**
  * The `limit` chunks among `chunkIds` nearest to `embedding` by exact cosine (their vectors from
- * `model`), with their text, in one statement that checks the asker's right to each again.
+ * `model`), with their text, in one statement that checks the asker's right to each again. With
+ * pgvector the database computes the cosine; with vectors kept as float32 bytea, the app does
+ * (a hundred candidates' 2 KB each).
  */
 export async function nearestAmong(
   db: Database,
+  store: VectorStore,
   scope: ChunkScope,
   chunkIds: string[],
-  vectorLiteral: string,
+  embedding: number[],
   model: string,
   limit: number,
 ): Promise<{ chunkId: string; documentId: string; fileName: string; chunkIndex: number; content: string; score: number }[]> {
   if (chunkIds.length === 0) return [];
+  const ids = sql.join(
+    chunkIds.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  const readRow = (r: Record<string, unknown>, score: number) => ({
+    chunkId: String(r.id),
+    documentId: String(r.document_id),
+    fileName: String(r.file_name),
+    chunkIndex: Number(r.chunk_index),
+    content: String(r.content),
+    score,
+  });
+  if (store === 'bytea') {
+    const result = await db.execute(sql`
+      with usable as (${usableDocumentsSql(scope)})
+      select c.id, c.document_id, d.file_name, c.chunk_index, c.content, encode(e.embedding, 'base64') as embedding
+      from personality_chunk_embeddings e
+      join ${chunks} c on c.id = e.chunk_id
+      join usable u on u.id = c.document_id
+      join ${documents} d on d.id = c.document_id
+      where e.chunk_id in (${ids}) and e.model = ${model} and length(e.embedding) = ${embedding.length * 4}`);
+    return rowsOf(result)
+      .map((r) => readRow(r, cosine(unpackFloat32(Buffer.from(String(r.embedding), 'base64')), embedding)))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, limit);
+  }
   const result = await db.execute(sql`
     with usable as (${usableDocumentsSql(scope)}),
     near as (
-      select e.chunk_id, 1 - (e.embedding <=> ${vectorLiteral}::vector) as score
+      select e.chunk_id, 1 - (e.embedding <=> ${toVectorLiteral(embedding)}::vector) as score
       from personality_chunk_embeddings e
-      where e.chunk_id in (${sql.join(
-        chunkIds.map((id) => sql`${id}::uuid`),
-        sql`, `,
-      )}) and e.model = ${model}
+      where e.chunk_id in (${ids}) and e.model = ${model}
       order by score desc
       limit ${limit}
     )
@@ -193,14 +222,7 @@ export async function nearestAmong(
     join usable u on u.id = c.document_id
     join ${documents} d on d.id = c.document_id
     order by near.score desc`);
-  return rowsOf(result).map((r) => ({
-    chunkId: String(r.id),
-    documentId: String(r.document_id),
-    fileName: String(r.file_name),
-    chunkIndex: Number(r.chunk_index),
-    content: String(r.content),
-    score: Number(r.score),
-  }));
+  return rowsOf(result).map((r) => readRow(r, Number(r.score)));
 }
 
 function rowsOf(result: unknown): Record<string, unknown>[] {

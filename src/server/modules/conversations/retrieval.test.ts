@@ -1,18 +1,19 @@
 // Retrieval: only this personality's chunks, private documents only for the owner, filtered in
-// SQL; hybrid (0.5 x BM25 share + 0.5 x cosines) with the fake embedder; full-text when vectors are absent.
+// SQL; hybrid (0.5 x BM25 share + 0.5 x cosines) with the fake embedder, on
+// whichever vector store the database has (pgvector on PGlite, float32 bytea on Debian's PostgreSQL);
+// full-text when no embedding model is configured.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 import { loadConfig } from '../../config';
 import { systemClock } from '../../lib/clock';
-import { ensureVectorSchema, insertEmbeddings } from '../documents/chunk-search.repository';
+import { insertEmbeddings } from '../documents/chunk-search.repository';
 import { fakeEmbedding } from '../../../../tests/fakes/openai-fake';
 import type { ChunkHit } from '../documents/chunk-search.repository';
 import { createConversationsModule } from './conversations.module';
-import { asFirstPerson, createRetriever, looksUnanswerable, nearDuplicate, pgVectorSearch, type Retriever } from './retrieval';
+import { asFirstPerson, createRetriever, looksUnanswerable, nearDuplicate, exactVectorSearch, type Retriever } from './retrieval';
 import { packSentenceVectors } from '../documents/sentence-vectors';
 import { sentences } from '../../ai/offline/text-match';
 import { createPersonality, makePublic, seedDocument } from './conversations.test-support';
-import { skipWithoutVector } from '../documents/documents.test-support';
 import { replaceChunks, setPrivacy } from '../documents/documents.repository';
 import { personalityDocuments } from '../../db/schema/documents';
 import { eq } from 'drizzle-orm';
@@ -111,19 +112,18 @@ describe('retrieval', () => {
     expect((await search('windmill', owner.id)).passages).toEqual([]);
   });
 
-  it('hybrid: scores full-text and nearest vectors together, the score as the match, still private-filtered', async (ctx) => {
-    skipWithoutVector(ctx, server);
+  it('hybrid: scores full-text and nearest vectors together, the score as the match, still private-filtered', async () => {
     const db = server.database.db;
-    await ensureVectorSchema(db);
     const chunkRows = (await db.execute(
       (await import('drizzle-orm')).sql`select id, document_id, personality_id, content from personality_document_chunks`,
     )) as unknown as { rows: { id: string; document_id: string; personality_id: string; content: string }[] };
     await insertEmbeddings(
       db,
+      server.database.vectorStore,
       chunkRows.rows.map((r) => ({ chunkId: r.id, documentId: r.document_id, personalityId: r.personality_id, model: 'fake-embedding', embedding: fakeEmbedding(r.content) })),
     );
     const embedder = { model: 'fake-embedding', embed: async (texts: string[]) => texts.map((t) => fakeEmbedding(t)) };
-    const retriever = createRetriever(db, pgVectorSearch(db, embedder));
+    const retriever = createRetriever(db, exactVectorSearch(db, server.database.vectorStore, embedder));
     expect(retriever.mode).toBe('hybrid');
     const asStranger = await searchAs(retriever, strangerId, 'poetry and science');
     expect(asStranger[0]).toMatchObject({ fileName: 'public.txt', chunkIndex: 1 });
@@ -134,26 +134,24 @@ describe('retrieval', () => {
     expect(names(await searchAs(retriever, ownerId, 'diary'))).toContain('diary.txt#0');
 
     // An embedding outage does not silence retrieval: full-text still answers.
-    const broken = createRetriever(db, pgVectorSearch(db, { model: 'x', embed: async () => Promise.reject(new Error('down')) }));
+    const broken = createRetriever(db, exactVectorSearch(db, server.database.vectorStore, { model: 'x', embed: async () => Promise.reject(new Error('down')) }));
     expect(names(await searchAs(broken, null))).toEqual(['public.txt#0']);
   });
 
-  it('falls back to full-text when the database has no pgvector; the embedded model is the default; EMBEDDING_MODEL=none turns vectors off', () => {
+  it('is hybrid whether or not the database has pgvector; the embedded model is the default; EMBEDDING_MODEL=none turns vectors off', () => {
     const config = loadConfig({ NODE_ENV: 'test', EMBEDDING_MODEL: 'fake-embedding', LLM_BASE_URL: 'http://127.0.0.1:9/v1' });
     const base = { config, db: server.database.db, clock: systemClock, logger: console as never, secret: 's' };
-    expect(createConversationsModule({ ...base, hasVector: false }).retriever.mode).toBe('full-text');
-    expect(createConversationsModule({ ...base, hasVector: true }).retriever.mode).toBe('hybrid');
+    expect(createConversationsModule({ ...base, vectorStore: 'bytea' }).retriever.mode).toBe('hybrid');
+    expect(createConversationsModule({ ...base, vectorStore: 'pgvector' }).retriever.mode).toBe('hybrid');
     // No model configured: the embedded one (loaded lazily, on the first question).
     const noModel = loadConfig({ NODE_ENV: 'test' });
-    expect(createConversationsModule({ ...base, config: noModel, hasVector: true }).retriever.mode).toBe('hybrid');
+    expect(createConversationsModule({ ...base, config: noModel, vectorStore: server.database.vectorStore }).retriever.mode).toBe('hybrid');
     const off = loadConfig({ NODE_ENV: 'test', EMBEDDING_MODEL: 'none' });
-    expect(createConversationsModule({ ...base, config: off, hasVector: true }).retriever.mode).toBe('full-text');
+    expect(createConversationsModule({ ...base, config: off, vectorStore: server.database.vectorStore }).retriever.mode).toBe('full-text');
   });
 
-  it('hybrid score: agreement of words and meaning wins, the best sentence counts, near-duplicates are dropped', async (ctx) => {
-    skipWithoutVector(ctx, server);
+  it('hybrid score: agreement of words and meaning wins, the best sentence counts, near-duplicates are dropped', async () => {
     const db = server.database.db;
-    await ensureVectorSchema(db);
     const owner = await server.user();
     const id = await createPersonality(owner, 'Scorer');
     await makePublic(db, id);
@@ -170,6 +168,7 @@ describe('retrieval', () => {
     const embed = (t: string) => fakeEmbedding(t);
     await insertEmbeddings(
       db,
+      server.database.vectorStore,
       rows.rows.map((r) => ({
         chunkId: r.id,
         documentId: r.document_id,
@@ -179,7 +178,7 @@ describe('retrieval', () => {
         sentenceEmbeddings: packSentenceVectors(r.content.split(/(?<=[.!])\s/).map(embed)),
       })),
     );
-    const retriever = createRetriever(db, pgVectorSearch(db, { model: 'fake-embedding', embed: async (texts) => texts.map(embed) }));
+    const retriever = createRetriever(db, exactVectorSearch(db, server.database.vectorStore, { model: 'fake-embedding', embed: async (texts) => texts.map(embed) }));
     const { passages } = await retriever.search({ personalityId: id, viewerId: null, text: 'When was the lighthouse lamp lit?', limit: 5 });
     expect(passages[0]).toMatchObject({ chunkIndex: 0, bestSentence: 0 });
     // Chunk 1 repeats chunk 0 almost word for word: it does not take a second slot.
@@ -188,7 +187,7 @@ describe('retrieval', () => {
     expect(passages[0]!.similarity).toBeGreaterThan(passages[1]!.similarity);
   });
 
-  it('the documents cannot answer a question naming what they never mention; a question line is no evidence of an answer', async (ctx) => {
+  it('the documents cannot answer a question naming what they never mention; a question line is no evidence of an answer', async () => {
     const fullText = createRetriever(server.database.db, undefined);
     const ask = (r: Retriever, text: string, personalityId = adaId) => r.search({ personalityId, viewerId: null, text, limit: 5 });
     // Three of four words match, but the name does not: nothing to quote.
@@ -199,9 +198,7 @@ describe('retrieval', () => {
     expect(known.unanswerable).toBeFalsy();
     expect(known.passages[0]!.fileName).toBe('public.txt');
 
-    skipWithoutVector(ctx, server);
     const db = server.database.db;
-    await ensureVectorSchema(db);
     const owner = await server.user();
     const id = await createPersonality(owner, 'Interviewee');
     await makePublic(db, id);
@@ -211,7 +208,7 @@ describe('retrieval', () => {
       (await import('drizzle-orm')).sql`select id, document_id from personality_document_chunks where personality_id = ${id}`,
     )) as unknown as { rows: { id: string; document_id: string }[] };
     const embed = (t: string) => fakeEmbedding(t);
-    await insertEmbeddings(db, [
+    await insertEmbeddings(db, server.database.vectorStore, [
       {
         chunkId: row.rows[0]!.id,
         documentId: row.rows[0]!.document_id,
@@ -221,7 +218,7 @@ describe('retrieval', () => {
         sentenceEmbeddings: packSentenceVectors(sentences(content).map(embed)),
       },
     ]);
-    const hybrid = createRetriever(db, pgVectorSearch(db, { model: 'fake-embedding', embed: async (texts) => texts.map(embed) }));
+    const hybrid = createRetriever(db, exactVectorSearch(db, server.database.vectorStore, { model: 'fake-embedding', embed: async (texts) => texts.map(embed) }));
     const result = await ask(hybrid, 'Which film do you love most?', id);
     // The question line repeats the question word for word; the evidence, and the sentence to
     // quote, is the answer that follows it.

@@ -12,6 +12,7 @@ import type { EmbeddingClient } from '../../ai/embeddings';
 import { words } from '../../ai/offline/text-match';
 import { sayableSentences } from '../../ai/offline/offline-responder';
 import { candidateVectors, nearestChunks, type CandidateVectors, type ChunkHit } from '../documents/chunk-search.repository';
+import type { VectorStore } from '../../db/embeddings-schema';
 import { sentenceCosines } from '../documents/sentence-vectors';
 import type * as repo from './retrieval.repository';
 import { createLexicalSearch } from './lexical-search';
@@ -75,12 +76,15 @@ export interface VectorSearch {
   vectorsOf(chunkIds: string[], embedding: number[]): Promise<CandidateVectors[]>;
 }
 
-/** The vector side over pgvector with an embedding model (the embedded one or EMBEDDING_MODEL). */
-export function pgVectorSearch(db: Database, embeddings: EmbeddingClient): VectorSearch {
+/**
+ * The vector side by exact scan (nearestChunks) with an embedding model: the reference the bit
+ * index (vector-index.ts) is measured against, and simple enough for tests over a few chunks.
+ */
+export function exactVectorSearch(db: Database, store: VectorStore, embeddings: EmbeddingClient): VectorSearch {
   return {
     embedQuery: async (text) => (await embeddings.embed([text.slice(0, 4000)]))[0]!,
-    nearest: (scope, embedding, limit) => nearestChunks(db, true, { ...scope, limit, embedding, model: embeddings.model }),
-    vectorsOf: (chunkIds, embedding) => candidateVectors(db, chunkIds, embedding, embeddings.model),
+    nearest: (scope, embedding, limit) => nearestChunks(db, store, { ...scope, limit, embedding, model: embeddings.model }),
+    vectorsOf: (chunkIds, embedding) => candidateVectors(db, store, chunkIds, embedding, embeddings.model),
   };
 }
 

@@ -8,7 +8,8 @@
 // winners are read back through readCandidates, which checks the asker's right again.
 import type { Database } from '../../db/client';
 import type { EmbeddingClient } from '../../ai/embeddings';
-import { candidateVectors, loadDocumentBits, signBits, toVectorLiteral } from '../documents/chunk-search.repository';
+import { candidateVectors, loadDocumentBits, signBits } from '../documents/chunk-search.repository';
+import type { VectorStore } from '../../db/embeddings-schema';
 import * as repo from './retrieval.repository';
 import type { VectorSearch } from './retrieval';
 
@@ -28,7 +29,12 @@ interface Entry {
   bytes: number;
 }
 
-export function createVectorIndex(db: Database, embeddings: EmbeddingClient, opts: { budgetBytes?: number } = {}): VectorSearch {
+export function createVectorIndex(
+  db: Database,
+  store: VectorStore,
+  embeddings: EmbeddingClient,
+  opts: { budgetBytes?: number } = {},
+): VectorSearch {
   const budget = opts.budgetBytes ?? DEFAULT_BUDGET_BYTES;
   const entries = new Map<string, Entry>();
   let bytes = 0;
@@ -54,7 +60,7 @@ export function createVectorIndex(db: Database, embeddings: EmbeddingClient, opt
   }
 
   async function load(d: repo.UsableDocument): Promise<Entry> {
-    const { chunkIds, chunkIndexes, bits } = await loadDocumentBits(db, d.id, embeddings.model);
+    const { chunkIds, chunkIndexes, bits } = await loadDocumentBits(db, store, d.id, embeddings.model);
     const words = new Uint32Array(bits.buffer.slice(bits.byteOffset, bits.byteOffset + bits.byteLength));
     return {
       generation: d.chunkGeneration,
@@ -100,15 +106,16 @@ export function createVectorIndex(db: Database, embeddings: EmbeddingClient, opt
       // Exact cosine for those, the best `limit` read with their text (the asker's right checked again).
       return repo.nearestAmong(
         db,
+        store,
         scope,
         nearest.map((n) => n.chunkId),
-        toVectorLiteral(embedding),
+        embedding,
         embeddings.model,
         limit,
       );
     },
 
-    vectorsOf: (chunkIds, embedding) => candidateVectors(db, chunkIds, embedding, embeddings.model),
+    vectorsOf: (chunkIds, embedding) => candidateVectors(db, store, chunkIds, embedding, embeddings.model),
   };
 }
 

@@ -1,13 +1,15 @@
 // Retrieval over a personality's chunks, for conversations: full-text ranking everywhere, nearest
-// neighbours by embedding where pgvector exists. Both filter inside the SQL by who is asking: the
-// personality must be visible to them, and a private document counts only for its owner.
-// The embeddings table is not in the drizzle migrations (pgvector may be missing): it is created
-// at start-up by ensureVectorSchema when the database has the extension.
+// neighbours by embedding. Both filter inside the SQL by who is asking: the personality must be
+// visible to them, and a private document counts only for its owner. The embeddings table is not
+// in the drizzle migrations (its vector column depends on pgvector): it is created at start-up by
+// ensureEmbeddingsTable (db/embeddings-schema.ts), and every vector function here takes its store.
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import type { DbOrTx } from '../../jobs/jobs.repository';
 import { personalities } from '../../db/schema/personalities';
 import { visibleTo } from '../personalities/personalities.repository';
+import type { VectorStore } from '../../db/embeddings-schema';
+import { cosine, packFloat32, unpackFloat32 } from './float-vectors';
 
 export interface ChunkHit {
   chunkId: string;
@@ -68,13 +70,46 @@ export async function searchChunksFullText(db: Database, q: ChunkQuery & { query
   return toHits(result.rows as Row[]);
 }
 
-/** Chunks nearest to `embedding` (cosine), for the model that produced it. Empty without pgvector. */
+/**
+ * Chunks nearest to `embedding` (cosine, exact, over every vector of the personality from that
+ * model), best first. With pgvector the database scores them; with bytea, the app does. Retrieval
+ * itself goes through the bit index (vector-index.ts); this exact scan is its reference.
+ */
 export async function nearestChunks(
   db: Database,
-  hasVector: boolean,
+  store: VectorStore,
   q: ChunkQuery & { embedding: number[]; model: string },
 ): Promise<ChunkHit[]> {
-  if (!hasVector || q.embedding.length === 0) return [];
+  if (q.embedding.length === 0) return [];
+  if (store === 'bytea') {
+    const rows = (
+      await run(db, sql`
+        select e.chunk_id, encode(e.embedding, 'base64') as embedding
+        from personality_chunk_embeddings e
+        join personality_documents d on d.id = e.document_id
+        join ${personalities} on ${personalities.id} = e.personality_id
+        where e.personality_id = ${q.personalityId}
+          and e.model = ${q.model}
+          and length(e.embedding) = ${q.embedding.length * 4}
+          and ${askerFilter(q.viewerId)}`)
+    ).rows as { chunk_id: string; embedding: string }[];
+    const best = rows
+      .map((r) => ({ chunkId: String(r.chunk_id), score: cosine(unpackFloat32(Buffer.from(r.embedding, 'base64')), q.embedding) }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, q.limit);
+    if (best.length === 0) return [];
+    const scores = new Map(best.map((b) => [b.chunkId, b.score]));
+    const result = await run(db, sql`
+      select c.id as chunk_id, c.document_id, d.file_name, c.chunk_index, c.content, 0 as score
+      from personality_document_chunks c join personality_documents d on d.id = c.document_id
+      where c.id in (${sql.join(
+        best.map((b) => sql`${b.chunkId}::uuid`),
+        sql`, `,
+      )})`);
+    return toHits(result.rows as Row[])
+      .map((h) => ({ ...h, score: scores.get(h.chunkId) ?? 0 }))
+      .sort((a, b) => b.score - a.score);
+  }
   const vector = toVectorLiteral(q.embedding);
   const result = await run(db, sql`
     select c.id as chunk_id, c.document_id, d.file_name, c.chunk_index, c.content, 1 - (e.embedding <=> ${vector}::vector) as score
@@ -91,36 +126,6 @@ export async function nearestChunks(
   return toHits(result.rows as Row[]);
 }
 
-/** Creates the embeddings table when pgvector is there (idempotent; safe from several processes). */
-export async function ensureVectorSchema(db: Database): Promise<void> {
-  const statements = [
-    sql`create table if not exists personality_chunk_embeddings (
-      chunk_id uuid primary key references personality_document_chunks(id) on delete cascade,
-      document_id uuid not null references personality_documents(id) on delete cascade,
-      personality_id uuid not null references personalities(id) on delete cascade,
-      model text not null,
-      embedding vector not null)`,
-    sql`create index if not exists personality_chunk_embeddings_personality_idx on personality_chunk_embeddings (personality_id, model)`,
-    sql`create index if not exists personality_chunk_embeddings_document_idx on personality_chunk_embeddings (document_id)`,
-    // The vectors of the chunk's sentences (sentence-vectors.ts): the best sentence's similarity
-    // counts in the ranking and chooses the sentence the offline reply quotes.
-    sql`alter table personality_chunk_embeddings add column if not exists sentence_embeddings bytea`,
-    // The signs of the vector's components, one bit each (64 bytes for 512 dimensions): the
-    // in-memory first pass of nearest-neighbour search (vector-index.ts) reads only these.
-    sql`alter table personality_chunk_embeddings add column if not exists embedding_bits bytea`,
-  ];
-  for (const statement of statements) {
-    try {
-      await db.execute(statement);
-    } catch (err) {
-      // Two processes starting together race on "if not exists"; the other one created it.
-      await db.execute(statement).catch(() => {
-        throw err;
-      });
-    }
-  }
-}
-
 export interface EmbeddingRow {
   chunkId: string;
   documentId: string;
@@ -131,12 +136,14 @@ export interface EmbeddingRow {
   sentenceEmbeddings?: Buffer | null;
 }
 
-export async function insertEmbeddings(tx: DbOrTx, rows: EmbeddingRow[]): Promise<void> {
+export async function insertEmbeddings(tx: DbOrTx, store: VectorStore, rows: EmbeddingRow[]): Promise<void> {
   if (rows.length === 0) return;
+  const vectorValue = (v: number[]) =>
+    store === 'pgvector' ? sql`${toVectorLiteral(v)}::vector` : sql`decode(${packFloat32(v).toString('base64')}, 'base64')`;
   const values = sql.join(
     rows.map(
       (r) =>
-        sql`(${r.chunkId}, ${r.documentId}, ${r.personalityId}, ${r.model}, ${toVectorLiteral(r.embedding)}::vector, ${
+        sql`(${r.chunkId}, ${r.documentId}, ${r.personalityId}, ${r.model}, ${vectorValue(r.embedding)}, ${
           r.sentenceEmbeddings && r.sentenceEmbeddings.length > 0 ? sql`decode(${r.sentenceEmbeddings.toString('base64')}, 'base64')` : sql`null`
         }, decode(${signBits(r.embedding).toString('base64')}, 'base64'))`,
     ),
@@ -165,6 +172,7 @@ export function signBits(v: number[]): Buffer {
  */
 export async function loadDocumentBits(
   db: Database,
+  store: VectorStore,
   documentId: string,
   model: string,
 ): Promise<{ chunkIds: string[]; chunkIndexes: number[]; bits: Buffer }> {
@@ -184,13 +192,15 @@ export async function loadDocumentBits(
   }
   const result = await run(db, sql`
     select c.id as chunk_id, c.chunk_index, encode(e.embedding_bits, 'base64') as bits,
-      case when e.embedding_bits is null then e.embedding::text end as vector
+      case when e.embedding_bits is null then ${store === 'pgvector' ? sql`e.embedding::text` : sql`encode(e.embedding, 'base64')`} end as vector
     from personality_chunk_embeddings e
     join personality_document_chunks c on c.id = e.chunk_id
     where e.document_id = ${documentId} and e.model = ${model}
     order by c.chunk_index`);
   const rows = result.rows as { chunk_id: string; chunk_index: number; bits: string | null; vector: string | null }[];
-  const parts = rows.map((r) => (r.bits ? Buffer.from(r.bits, 'base64') : signBits(JSON.parse(r.vector ?? '[]') as number[])));
+  const vectorOf = (text: string | null): number[] =>
+    store === 'pgvector' ? (JSON.parse(text ?? '[]') as number[]) : Array.from(unpackFloat32(Buffer.from(text ?? '', 'base64')));
+  const parts = rows.map((r) => (r.bits ? Buffer.from(r.bits, 'base64') : signBits(vectorOf(r.vector))));
   return { chunkIds: rows.map((r) => String(r.chunk_id)), chunkIndexes: rows.map((r) => Number(r.chunk_index)), bits: Buffer.concat(parts) };
 }
 
@@ -209,27 +219,41 @@ export interface CandidateVectors {
  */
 export async function candidateVectors(
   db: Database,
+  store: VectorStore,
   chunkIds: string[],
   embedding: number[],
   model: string,
   opts: { sentences?: boolean } = {},
 ): Promise<CandidateVectors[]> {
   if (chunkIds.length === 0 || embedding.length === 0) return [];
+  const ids = sql.join(
+    chunkIds.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  const sentences = opts.sentences === false ? sql`null` : sql`encode(e.sentence_embeddings, 'base64')`;
+  const readSentences = (r: { sentences: string | null }) => (r.sentences ? Buffer.from(r.sentences, 'base64') : null);
+  if (store === 'bytea') {
+    const result = await run(db, sql`
+      select e.chunk_id, encode(e.embedding, 'base64') as embedding, ${sentences} as sentences
+      from personality_chunk_embeddings e
+      where e.chunk_id in (${ids}) and e.model = ${model} and length(e.embedding) = ${embedding.length * 4}`);
+    return (result.rows as { chunk_id: string; embedding: string; sentences: string | null }[]).map((r) => ({
+      chunkId: String(r.chunk_id),
+      cosine: cosine(unpackFloat32(Buffer.from(r.embedding, 'base64')), embedding),
+      sentences: readSentences(r),
+    }));
+  }
   const vector = toVectorLiteral(embedding);
   const result = await run(db, sql`
-    select e.chunk_id, 1 - (e.embedding <=> ${vector}::vector) as cosine,
-      ${opts.sentences === false ? sql`null` : sql`encode(e.sentence_embeddings, 'base64')`} as sentences
+    select e.chunk_id, 1 - (e.embedding <=> ${vector}::vector) as cosine, ${sentences} as sentences
     from personality_chunk_embeddings e
-    where e.chunk_id in (${sql.join(
-      chunkIds.map((id) => sql`${id}::uuid`),
-      sql`, `,
-    )})
+    where e.chunk_id in (${ids})
       and e.model = ${model}
       and vector_dims(e.embedding) = ${embedding.length}`);
   return (result.rows as { chunk_id: string; cosine: number; sentences: string | null }[]).map((r) => ({
     chunkId: String(r.chunk_id),
     cosine: Number(r.cosine),
-    sentences: r.sentences ? Buffer.from(r.sentences, 'base64') : null,
+    sentences: readSentences(r),
   }));
 }
 
@@ -248,12 +272,6 @@ export async function documentsMissingEmbeddings(db: Database, model: string): P
       and d.chunk_count > (select count(*) from personality_chunk_embeddings e where e.document_id = d.id and e.model = ${model})
       and exists (select 1 from personality_document_chunks c where c.document_id = d.id)`);
   return (result.rows as { id: string }[]).map((r) => String(r.id));
-}
-
-export async function countEmbeddings(db: Database, hasVector: boolean, documentId: string): Promise<number> {
-  if (!hasVector) return 0;
-  const result = await run(db, sql`select count(*)::int as n from personality_chunk_embeddings where document_id = ${documentId}`);
-  return Number((result.rows[0] as { n: number } | undefined)?.n ?? 0);
 }
 
 /** db.execute's result, typed the same for PGlite and node-postgres (both carry rows). */

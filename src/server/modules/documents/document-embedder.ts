@@ -9,6 +9,7 @@ import type { Database } from '../../db/client';
 import type { EmbeddingClient } from '../../ai/embeddings';
 import { sentences } from '../../ai/offline/text-match';
 import { insertEmbeddings } from './chunk-search.repository';
+import type { VectorStore } from '../../db/embeddings-schema';
 import { packSentenceVectors } from './sentence-vectors';
 
 /** Sentences of one chunk embedded at most (a chunk of ~1,000 characters rarely has more than 20). */
@@ -22,6 +23,7 @@ export interface EmbedProgress {
 /** Returns how many chunks of the document now have a vector from `embeddings.model`. */
 export async function embedDocumentChunks(
   db: Database,
+  store: VectorStore,
   embeddings: EmbeddingClient,
   documentId: string,
   batchSize: number,
@@ -56,6 +58,7 @@ export async function embedDocumentChunks(
     let at = batch.length;
     await insertEmbeddings(
       db,
+      store,
       batch.map((c, i) => {
         const own = split[i]!.length > 1 ? vectors.slice(at, (at += split[i]!.length)) : split[i]!.length === 1 ? [vectors[i]!] : [];
         return { chunkId: c.id, documentId, personalityId, model: embeddings.model, embedding: vectors[i]!, sentenceEmbeddings: packSentenceVectors(own) };

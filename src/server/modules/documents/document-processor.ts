@@ -6,6 +6,7 @@
 // after a change of model). Progress goes on the document row for the list and the live stream.
 // A document deleted meanwhile simply ends the job: its rows are gone with it. Audio documents
 // are transcribed first (audio-transcriber.ts), piece by piece with a checkpoint on the job.
+import type { VectorStore } from '../../db/embeddings-schema';
 import type { Database } from '../../db/client';
 import type { Logger } from '../../lib/logger';
 import type { BlobStorage } from '../../storage/storage';
@@ -34,7 +35,8 @@ export interface ProcessPayload {
 
 export interface ProcessorDeps {
   db: Database;
-  hasVector: boolean;
+  /** How the database keeps vectors (embeddings-schema.ts). */
+  vectorStore: VectorStore;
   storage: BlobStorage;
   pool: ExtractPool;
   events: DocumentEvents;
@@ -78,7 +80,7 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
       events.changed(doc.personalityId);
     };
 
-    const embedding = deps.embeddings && deps.hasVector ? deps.embeddings : undefined;
+    const embedding = deps.embeddings;
     // Where embedding progress starts (after a transcription it starts later).
     let embedFrom = 30;
     if (mode !== 'embed') {
@@ -138,7 +140,7 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
     // 3. Embeddings, batch by batch, read back from the stored chunks (the text above can go).
     if (embedding) {
       try {
-        await embedDocumentChunks(db, embedding, doc.id, deps.embeddingBatchSize, {
+        await embedDocumentChunks(db, deps.vectorStore, embedding, doc.id, deps.embeddingBatchSize, {
           signal: ctx.signal,
           onProgress: async ({ done, total }) => {
             await repo.setEmbeddedCount(db, doc.id, done);

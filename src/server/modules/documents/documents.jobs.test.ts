@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from '../../test-support/test-server
 import { startFakeOpenAI, type FakeOpenAI } from '../../../../tests/fakes/openai-fake';
 import { messages } from '../../../shared/messages';
 import { claimJob, enqueueJob } from '../../jobs/jobs.repository';
-import { createPersonality, skipWithoutVector, uploadOne, waitForDocument } from './documents.test-support';
+import { createPersonality, uploadOne, waitForDocument } from './documents.test-support';
 
 let fake: FakeOpenAI;
 let server: TestServer;
@@ -52,7 +52,6 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string, ti
 
 describe('document processing jobs', () => {
   it('retries a failing job a few times, then stops with the error visible to the owner', async (ctx) => {
-    skipWithoutVector(ctx, server);
     const owner = await server.user();
     const pid = await createPersonality(owner);
     fake.set({ failStatus: 500 });
@@ -88,7 +87,6 @@ describe('document processing jobs', () => {
   });
 
   it('never runs two jobs for one document at once', async (ctx) => {
-    skipWithoutVector(ctx, server);
     const owner = await server.user();
     const pid = await createPersonality(owner);
     fake.set({ hold: true });
@@ -126,7 +124,7 @@ describe('document processing jobs', () => {
     expect(await count('personality_document_chunks', 'document_id', id)).toBe(first.chunkCount);
     const secondIds = (await owner.get(`/api/personalities/${pid}/documents/${id}/chunks`)).body.chunks.map((c: { id: string }) => c.id);
     expect(secondIds.some((x: string) => firstIds.includes(x))).toBe(false);
-    if (server.database.hasVector) expect(await count('personality_chunk_embeddings', 'document_id', id)).toBe(first.chunkCount);
+    expect(await count('personality_chunk_embeddings', 'document_id', id)).toBe(first.chunkCount);
   });
 
   it('deleting a document removes its stored file, chunks and embeddings', async () => {
@@ -140,13 +138,12 @@ describe('document processing jobs', () => {
     expect(del.status).toBe(200);
     expect(fs.existsSync(dir)).toBe(false);
     expect(await count('personality_document_chunks', 'document_id', id)).toBe(0);
-    if (server.database.hasVector) expect(await count('personality_chunk_embeddings', 'document_id', id)).toBe(0);
+    expect(await count('personality_chunk_embeddings', 'document_id', id)).toBe(0);
     expect((await owner.get(`/api/personalities/${pid}/documents`)).body.documents).toEqual([]);
     expect((await owner.delete(`/api/personalities/${pid}/documents/${id}`)).status).toBe(404);
   });
 
   it('deleting a personality while its document is processing leaves nothing behind', async (ctx) => {
-    skipWithoutVector(ctx, server);
     const owner = await server.user();
     const pid = await createPersonality(owner);
     fake.set({ hold: true });
@@ -169,7 +166,7 @@ describe('document processing jobs', () => {
     await new Promise((r) => setTimeout(r, 300));
     for (const table of ['personality_documents', 'personality_document_chunks']) expect(await count(table, 'personality_id', pid)).toBe(0);
     expect(await count('jobs', 'document_id', id!)).toBe(0);
-    if (server.database.hasVector) expect(await count('personality_chunk_embeddings', 'personality_id', pid)).toBe(0);
+    expect(await count('personality_chunk_embeddings', 'personality_id', pid)).toBe(0);
     expect(fs.existsSync(path.join(server.config.dataDir, 'blobs', owner.id, pid))).toBe(false);
     expect(server.logs.filter((l) => / ERROR /.test(l))).toEqual([]);
   });

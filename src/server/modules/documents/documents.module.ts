@@ -41,7 +41,6 @@ export function createDocumentsModule(deps: DocumentsModuleDeps) {
   const d = config.documents;
   const storage = deps.storage ?? createConfiguredStorage(config);
   const embeddings = deps.embeddings === undefined ? createEmbeddings(config) : (deps.embeddings ?? undefined);
-  if (embeddings && !database.hasVector) logger.warn('the database has no pgvector: documents get full-text search only (no embeddings)');
   const pool = createExtractPool({
     timeoutMs: d.extractTimeoutMs,
     memoryMb: d.extractMemoryMb,
@@ -63,7 +62,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps) {
   });
   const processor = createDocumentProcessor({
     db: database.db,
-    hasVector: database.hasVector,
+    vectorStore: database.vectorStore,
     storage,
     pool,
     events,
@@ -100,7 +99,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps) {
      * are re-embedded, and their old vectors replaced). Never throws.
      */
     async queueMissingEmbeddings(): Promise<number> {
-      if (!embeddings || !database.hasVector) return 0;
+      if (!embeddings) return 0;
       try {
         const ids = await documentsMissingEmbeddings(database.db, embeddings.model);
         let queued = 0;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 import { fakeEmbedding, startFakeOpenAI, type FakeOpenAI } from '../../../../tests/fakes/openai-fake';
 import { nearestChunks, searchChunksFullText } from './chunk-search.repository';
-import { createPersonality, skipWithoutVector, uploadOne, waitForDocument } from './documents.test-support';
+import { createPersonality, uploadOne, waitForDocument } from './documents.test-support';
 
 const DIMS = 128;
 let fake: FakeOpenAI;
@@ -44,8 +44,7 @@ afterAll(async () => {
 });
 
 describe('retrieval over chunks', () => {
-  it('embeds every chunk through the OpenAI-compatible endpoint, in batches, with the key', async (ctx) => {
-    skipWithoutVector(ctx, server);
+  it('embeds every chunk through the OpenAI-compatible endpoint, in batches, with the key', async () => {
     const docs = (await owner.get(`/api/personalities/${pid}/documents`)).body.documents;
     for (const d of docs) expect(d.embeddedCount).toBe(d.chunkCount);
     expect(fake.requests.length).toBeGreaterThan(0);
@@ -54,10 +53,8 @@ describe('retrieval over chunks', () => {
     expect(embeddedTexts).toContain('Through the telescope she watched distant galaxies, nebulae and the rings of Saturn turning slowly.');
   });
 
-  it('finds the right chunk by vector', async (ctx) => {
-    skipWithoutVector(ctx, server);
-    expect(server.database.hasVector).toBe(true);
-    const hits = await nearestChunks(server.database.db, true, {
+  it('finds the right chunk by vector', async () => {
+    const hits = await nearestChunks(server.database.db, server.database.vectorStore, {
       personalityId: pid,
       viewerId: owner.id,
       embedding: fakeEmbedding('telescope galaxies saturn', DIMS),
@@ -68,7 +65,7 @@ describe('retrieval over chunks', () => {
     expect(hits[0]!.content).toContain('telescope');
     expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
     // Another model's (or dimension's) vectors are never compared.
-    expect(await nearestChunks(server.database.db, true, { personalityId: pid, viewerId: owner.id, embedding: fakeEmbedding('telescope', 64), model: 'fake-embedding', limit: 2 })).toEqual([]);
+    expect(await nearestChunks(server.database.db, server.database.vectorStore, { personalityId: pid, viewerId: owner.id, embedding: fakeEmbedding('telescope', 64), model: 'fake-embedding', limit: 2 })).toEqual([]);
   });
 
   it('ranks chunks by full-text match with stemming', async () => {
@@ -81,19 +78,16 @@ describe('retrieval over chunks', () => {
   it('uses a private document only for its owner, and nothing for those who cannot see the personality', async () => {
     const db = server.database.db;
     const vector = fakeEmbedding('zeppelin flight harbour', DIMS);
-    const byVector = (viewerId: string | null) => nearestChunks(db, true, { personalityId: pid, viewerId, embedding: vector, model: 'fake-embedding', limit: 10 });
+    const byVector = (viewerId: string | null) => nearestChunks(db, server.database.vectorStore, { personalityId: pid, viewerId, embedding: vector, model: 'fake-embedding', limit: 10 });
     const byText = (viewerId: string | null) => searchChunksFullText(db, { personalityId: pid, viewerId, query: 'zeppelin', limit: 10 });
-    const hasVector = server.database.hasVector;
-    if (hasVector) expect((await byVector(owner.id))[0]!.documentId).toBe(diary);
+    expect((await byVector(owner.id))[0]!.documentId).toBe(diary);
     expect((await byText(owner.id)).map((h) => h.documentId)).toEqual([diary]);
-    if (hasVector) {
-      const recipientHits = await byVector(recipient.id);
-      expect(recipientHits.length).toBeGreaterThan(0);
-      expect(recipientHits.some((h) => h.documentId === diary)).toBe(false);
-    }
+    const recipientHits = await byVector(recipient.id);
+    expect(recipientHits.length).toBeGreaterThan(0);
+    expect(recipientHits.some((h) => h.documentId === diary)).toBe(false);
     expect(await byText(recipient.id)).toEqual([]);
     for (const viewer of [stranger.id, null]) {
-      if (hasVector) expect(await byVector(viewer)).toEqual([]);
+      expect(await byVector(viewer)).toEqual([]);
       expect(await searchChunksFullText(db, { personalityId: pid, viewerId: viewer, query: 'telescope', limit: 5 })).toEqual([]);
     }
   });

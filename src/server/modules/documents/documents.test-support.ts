@@ -1,6 +1,6 @@
 // Helpers for the documents tests (not a test file itself): uploads through real multipart,
 // waiting for processing, and tiny fixture files made in code.
-import { expect, type TestContext } from 'vitest';
+import { expect } from 'vitest';
 import type { TestClient, TestServer } from '../../test-support/test-server';
 
 export interface UploadFile {
@@ -95,12 +95,3 @@ export async function waitForDocument(
   throw new Error(`document ${documentId} did not reach ${statuses.join('/')}: ${JSON.stringify(last)}`);
 }
 
-/**
- * Skips a test that needs pgvector when the database has none (Debian's PostgreSQL 15 ships no
- * pgvector package, so the PostgreSQL run lacks it). These tests hold a job mid-way through its
- * embedding step, or query vectors, so they have nothing to measure there; the PGlite run, which
- * bundles pgvector, always runs them.
- */
-export function skipWithoutVector(ctx: TestContext, server: TestServer): void {
-  if (!server.database.hasVector) ctx.skip('this database has no pgvector; the PGlite run covers the embedding path');
-}
