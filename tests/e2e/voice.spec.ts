@@ -30,7 +30,9 @@ test.describe.configure({ mode: 'serial' });
 const REPLY =
   'Hello there, I am glad you asked. [DO_NOT_READ]from notes.txt (chunk 1)[/DO_NOT_READ] I was born in London in 1815. Ask me anything else you like!';
 const REPLY_SENTENCES = 3;
-const MAX_SECONDS = 3;
+// The recording limit: short enough for the limit test, long enough that a manual stop after
+// speak()'s ~1 s is never beaten by the limit on a busy machine (3 s was, once: the click came late).
+const MAX_SECONDS = 6;
 
 let fake: FakeOpenAI;
 let eleven: FakeElevenLabs;
