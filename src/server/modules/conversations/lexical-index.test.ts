@@ -44,6 +44,21 @@ describe('parsePostings', () => {
     expect([...p.chunks.subarray(zs, ze)]).toEqual([0]);
   });
 
+  it('keeps positions in 16 bits below 65,536 chunks and in 32 above, and caps a count at 255 (lengths keep the true count)', () => {
+    const small = parsePostings('engin 0:300,65535', 0, 65536);
+    expect(small.chunks).toBeInstanceOf(Uint16Array);
+    const [s, e] = postingsOf(small, 'engin');
+    expect([...small.chunks.subarray(s, e)]).toEqual([0, 65535]);
+    expect([...small.tf.subarray(s, e)]).toEqual([255, 1]);
+    expect(small.lengths[0]).toBe(300);
+    const large = parsePostings('zeta 70000\nalpha 1,65536', 0, 70001);
+    expect(large.chunks).toBeInstanceOf(Int32Array);
+    const [as, ae] = postingsOf(large, 'alpha');
+    expect([...large.chunks.subarray(as, ae)]).toEqual([1, 65536]);
+    const [zs, ze] = postingsOf(large, 'zeta');
+    expect([...large.chunks.subarray(zs, ze)]).toEqual([70000]);
+  });
+
   it('reads an empty document', () => {
     const p = parsePostings('', 0, 0);
     expect(p.terms).toEqual([]);
@@ -120,6 +135,29 @@ describe('PostingsCache', () => {
     const tiny = new PostingsCache(10);
     tiny.set('x', sample(0));
     expect(tiny.size.documents).toBe(0);
+  });
+
+  it('never evicts what the current question holds: what does not fit is not kept, and what is kept stays', () => {
+    const budget = 2.5 * (cache0Bytes(sample(0)) || 1);
+    const cache = new PostingsCache(budget);
+    // A question over three documents when two fit, asked twice in the same order.
+    for (let round = 0; round < 2; round++) {
+      const held = new Set<string>();
+      for (const id of ['a', 'b', 'c']) {
+        if (!cache.get(id, 0)) cache.set(id, sample(0), held);
+        held.add(id);
+      }
+    }
+    // Plain LRU would have dropped a for c, then b for a, and so on, reloading every time; here a
+    // and b stay and only c is read each time.
+    expect(cache.get('a', 0)).toBeDefined();
+    expect(cache.get('b', 0)).toBeDefined();
+    expect(cache.get('c', 0)).toBeUndefined();
+    expect(cache.size.bytes).toBeLessThanOrEqual(budget);
+    // Another question, holding nothing, still gets room by evicting the least recently used.
+    cache.set('d', sample(0));
+    expect(cache.get('d', 0)).toBeDefined();
+    expect(cache.get('a', 0)).toBeUndefined();
   });
 });
 

@@ -9,14 +9,17 @@
 // orchestration in lexical-search.ts.
 
 /** One document's postings, compact: sorted words, and for word i the chunk positions holding it
- * in chunks[offsets[i] .. offsets[i + 1]), with how often it occurs there in the same slots of tf. */
+ * in chunks[offsets[i] .. offsets[i + 1]), with how often it occurs there in the same slots of tf.
+ * Three bytes a (word, chunk) pair for a document under 65,536 chunks (positions in 16 bits, counts
+ * capped at 255, where BM25's saturation makes larger counts score alike), so 100,000 chunks of
+ * prose fit the cache's budget instead of evicting each other on every question. */
 export interface DocumentPostings {
   generation: number;
   chunkCount: number;
   terms: string[];
   offsets: Int32Array;
-  chunks: Int32Array;
-  tf: Uint16Array;
+  chunks: Uint16Array | Int32Array;
+  tf: Uint8Array;
   /** Indexed words in each chunk position (stop words are not indexed), for BM25's length
    * normalization; one slot per position up to the highest seen. */
   lengths: Int32Array;
@@ -40,10 +43,10 @@ export function parsePostings(text: string, generation: number, chunkCount: numb
     total += lists[i]!.length;
   });
   const offsets = new Int32Array(lines.length + 1);
-  const chunks = new Int32Array(total);
-  const tf = new Uint16Array(total);
   let slots = chunkCount;
   for (const list of lists) for (const entry of list) slots = Math.max(slots, parseInt(entry, 10) + 1);
+  const chunks = positionsArray(slots, total);
+  const tf = new Uint8Array(total);
   const lengths = new Int32Array(slots);
   let at = 0;
   let totalLength = 0;
@@ -52,9 +55,9 @@ export function parsePostings(text: string, generation: number, chunkCount: numb
     for (const entry of list) {
       const colon = entry.indexOf(':');
       const chunk = Number(colon === -1 ? entry : entry.slice(0, colon));
-      const count = colon === -1 ? 1 : Math.min(Number(entry.slice(colon + 1)), 0xffff);
+      const count = colon === -1 ? 1 : Number(entry.slice(colon + 1));
       chunks[at] = chunk;
-      tf[at++] = count;
+      tf[at++] = Math.min(count, 0xff);
       lengths[chunk] += count;
       totalLength += count;
     }
@@ -63,6 +66,11 @@ export function parsePostings(text: string, generation: number, chunkCount: numb
   const doc = { generation, chunkCount, terms, offsets, chunks, tf, lengths, totalLength };
   // The database sorted by its collation; binary search needs JavaScript's order.
   return isSorted(terms) ? doc : resort(doc);
+}
+
+/** 16-bit chunk positions when every position fits (a document under 65,536 chunks), else 32-bit. */
+function positionsArray(slots: number, length: number): Uint16Array | Int32Array {
+  return slots <= 0x10000 ? new Uint16Array(length) : new Int32Array(length);
 }
 
 function isSorted(terms: string[]): boolean {
@@ -74,8 +82,8 @@ function resort(doc: DocumentPostings): DocumentPostings {
   const { terms, offsets, chunks, tf } = doc;
   const order = terms.map((_, i) => i).sort((a, b) => (terms[a]! < terms[b]! ? -1 : terms[a]! > terms[b]! ? 1 : 0));
   const sortedOffsets = new Int32Array(terms.length + 1);
-  const sortedChunks = new Int32Array(chunks.length);
-  const sortedTf = new Uint16Array(tf.length);
+  const sortedChunks = chunks instanceof Uint16Array ? new Uint16Array(chunks.length) : new Int32Array(chunks.length);
+  const sortedTf = new Uint8Array(tf.length);
   let at = 0;
   order.forEach((from, i) => {
     sortedOffsets[i] = at;
@@ -211,7 +219,11 @@ function byScore(a: Candidate, b: Candidate): number {
 
 /**
  * Postings of recently used documents, least recently used dropped first once they hold more
- * than `budgetBytes`. An entry is valid for one generation of its document's chunks.
+ * than `budgetBytes`. An entry is valid for one generation of its document's chunks. A question
+ * over more postings than the budget must not evict what it has just used (`keep`): plain LRU
+ * over a library read in the same order each time would drop every document before its next
+ * use, and every question would reload them all. What does not fit is read for that question
+ * and not kept.
  */
 export class PostingsCache {
   private readonly entries = new Map<string, { postings: DocumentPostings; bytes: number }>();
@@ -232,17 +244,22 @@ export class PostingsCache {
     return entry.postings;
   }
 
-  set(documentId: string, postings: DocumentPostings): void {
+  set(documentId: string, postings: DocumentPostings, keep: ReadonlySet<string> = new Set()): void {
     this.delete(documentId);
     const bytes = postingsBytes(postings);
     if (bytes > this.budgetBytes) return;
-    this.entries.set(documentId, { postings, bytes });
-    this.bytes += bytes;
+    // Least recently used first, skipping what the current question holds; no room: not kept.
+    let freeable = 0;
+    for (const [id, entry] of this.entries) if (!keep.has(id)) freeable += entry.bytes;
+    if (this.bytes + bytes - freeable > this.budgetBytes) return;
     for (const [id, entry] of this.entries) {
-      if (this.bytes <= this.budgetBytes) break;
+      if (this.bytes + bytes <= this.budgetBytes) break;
+      if (keep.has(id)) continue;
       this.entries.delete(id);
       this.bytes -= entry.bytes;
     }
+    this.entries.set(documentId, { postings, bytes });
+    this.bytes += bytes;
   }
 
   delete(documentId: string): void {

@@ -9,8 +9,12 @@ import { contentWords, namedWords } from '../../ai/offline/text-match';
 import { PostingsCache, parsePostings, queryStats, rankCandidates, type DocumentPostings } from './lexical-index';
 import * as repo from './retrieval.repository';
 
-/** Postings of about 100 MB of text fit (a 1,000-character chunk holds about 120 words). */
-const DEFAULT_BUDGET_BYTES = 64 * 1024 * 1024;
+/**
+ * Postings of about 150,000 chunks of prose fit (measured: ~0.8 MB per 1,000 chunks of 1,000
+ * characters, most of it the words themselves). 64 MB held only ~78,000, so a personality of
+ * 100,000 chunks read a fifth of its postings again for every question (bench/retrieval-scale).
+ */
+const DEFAULT_BUDGET_BYTES = 128 * 1024 * 1024;
 
 export interface LexicalSearch {
   search(scope: repo.ChunkScope, text: string, limit: number): Promise<repo.RankedSearch>;
@@ -40,7 +44,8 @@ export function createLexicalSearch(db: Database, opts: { budgetBytes?: number }
         load = repo
           .loadPostings(db, documentId)
           .then((row) => {
-            if (row) cache.set(documentId, parsePostings(row.postings, row.chunkGeneration, row.chunkCount));
+            // Not at the cost of the postings this question already holds (see PostingsCache).
+            if (row) cache.set(documentId, parsePostings(row.postings, row.chunkGeneration, row.chunkCount), new Set(found.keys()));
           })
           .finally(() => loading.delete(d.id));
         loading.set(d.id, load);
