@@ -4,7 +4,8 @@
 //  1. own hands-free loop: from the VAD's end-of-turn decision to the first reply audio playing
 //     (speech-to-text, the chat's first sentence, its speech, decoding), per turn, p50/p95;
 //  2. barge-in: from the speech onset in the microphone signal (an energy detector the page is
-//     instrumented with, ±11 ms resolution) to the reply's <audio> being paused;
+//     instrumented with, ±11 ms resolution) to the reply being stopped (its <audio> paused, or
+//     during a call its Web Audio source stopped);
 //  3. ElevenLabs agent calls: Start to connected, cold (no pooled signed URL) and pre-loaded, with
 //     the signed-URL trip at 0 ms and at a realistic 150 ms.
 // Prints figures; never fails on time.
@@ -82,10 +83,48 @@ async function chatPage(browser: Browser, fields: Record<string, unknown>): Prom
       node.connect(ctx.destination);
       return stream;
     };
+    // PROFILE=1: when each voice request started, got its headers and finished, and when audio
+    // began playing, to see where a turn's time goes.
+    const marks: { what: string; at: number }[] = [];
+    (window as unknown as { __marks: typeof marks }).__marks = marks;
+    const origFetch = window.fetch.bind(window);
+    window.fetch = async (input, init) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      const what = (/\/(transcribe|speech|chat|turn)\b/.exec(url) ?? [])[1];
+      if (!what) return origFetch(input, init);
+      marks.push({ what: `${what}>`, at: performance.now() });
+      const res = await origFetch(input, init);
+      marks.push({ what: `${what}:headers ${res.headers.get('server-timing') ?? ''}`, at: performance.now() });
+      return res;
+    };
+    const play = HTMLMediaElement.prototype.play;
+    HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+      marks.push({ what: 'play()', at: performance.now() });
+      this.addEventListener('playing', () => marks.push({ what: 'playing', at: performance.now() }), { once: true });
+      return play.call(this);
+    };
     const pause = HTMLMediaElement.prototype.pause;
     HTMLMediaElement.prototype.pause = function (this: HTMLMediaElement) {
       if (!this.ended && !this.paused) bench.pauses.push(performance.now());
       return pause.call(this);
+    };
+    // During a call the reply plays through the call's AudioContext: a sentence is audible from its
+    // source's start() and falls silent at stop() before its end.
+    const playing = new WeakSet<AudioBufferSourceNode>();
+    const start = AudioBufferSourceNode.prototype.start;
+    AudioBufferSourceNode.prototype.start = function (this: AudioBufferSourceNode, ...args: Parameters<AudioBufferSourceNode['start']>) {
+      playing.add(this);
+      this.addEventListener('ended', () => playing.delete(this), { once: true });
+      start.apply(this, args);
+      marks.push({ what: 'source.start()', at: performance.now() });
+    };
+    const stop = AudioScheduledSourceNode.prototype.stop;
+    AudioScheduledSourceNode.prototype.stop = function (this: AudioScheduledSourceNode, when?: number) {
+      if (this instanceof AudioBufferSourceNode && playing.has(this) && !when) {
+        playing.delete(this);
+        bench.pauses.push(performance.now());
+      }
+      return stop.call(this, when);
     };
   });
   const email = `bench-${Date.now()}-${people++}@example.com`;
@@ -122,6 +161,16 @@ if (PARTS.includes('loop')) {
   await page.getByRole('button', { name: 'Start Voice Chat' }).click();
   const v = await waitForAttr(page, 'data-response-ms', (x) => (x ?? '').split(' ').filter(Boolean).length >= TURNS, TURNS * 8000);
   const times = (v ?? '').split(' ').filter(Boolean).map(Number);
+  if (process.env.PROFILE) {
+    const marks = await page.evaluate(() => (window as unknown as { __marks: { what: string; at: number }[] }).__marks);
+    let t0 = 0;
+    const rows: string[] = [];
+    for (const m of marks) {
+      if (m.what.startsWith('transcribe>') || m.what.startsWith('turn>')) t0 = m.at;
+      rows.push(`${(m.at - t0).toFixed(0).padStart(6)} ${m.what}`);
+    }
+    console.log(rows.join('\n'));
+  }
   line('own loop, end of turn (VAD) to first reply audio, zero-latency providers', times);
   await browser.close();
 }
@@ -144,7 +193,7 @@ if (PARTS.includes('barge-in')) {
     });
     if (latencies.length >= TURNS) break;
   }
-  line('barge-in, speech onset in the microphone to the reply paused', latencies);
+  line('barge-in, speech onset in the microphone to the reply stopped', latencies);
   await browser.close();
 }
 

@@ -19,6 +19,7 @@ import { sessionMiddleware, type AppEnv, type Viewer } from './auth/session';
 import { createSessionCache } from './auth/session-cache';
 import { invalidationBus } from './lib/invalidation-bus';
 import { rateLimit } from './modules/rate-limits/rate-limits.middleware';
+import { serverTiming } from './lib/server-timing';
 import { createPersonalityService } from './modules/personalities/personalities.service';
 import { personalityRoutes } from './modules/personalities/personalities.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
@@ -136,6 +137,9 @@ export function createApp(deps: AppDeps) {
   );
 
   app.use('*', clientAddressMiddleware(config.trustedProxies));
+  // Where a voice turn's time goes (open mic), as Server-Timing headers.
+  app.use('/api/personalities/:id/voice/*', serverTiming());
+  app.use('/api/personalities/:id/chat', serverTiming());
   // Writes from another origin (another port of this host included); the auth library checks its own.
   const sameOrigin = sameOriginWrites(trustedOrigins(config.publicUrl));
   app.use('/api/*', (c, next) => (c.req.path.startsWith('/api/auth/') ? next() : sameOrigin(c, next)));

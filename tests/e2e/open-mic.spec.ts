@@ -58,7 +58,10 @@ test.beforeEach(() => {
   eleven.convai.set({ fail: 'none' });
 });
 
-/** Counts what the page plays: <audio> elements started, ended, and stopped before their end. */
+/**
+ * Counts what the page plays, started, ended, and stopped before their end: <audio> elements, and
+ * the sentences a call plays through its AudioContext (buffer sources).
+ */
 async function instrument(page: Page) {
   await page.addInitScript(() => {
     const probe = { played: 0, ended: 0, cutShort: 0 };
@@ -69,6 +72,21 @@ async function instrument(page: Page) {
       this.addEventListener('ended', () => (probe.ended += 1), { once: true });
       this.addEventListener('pause', () => !this.ended && (probe.cutShort += 1), { once: true });
       return play.call(this);
+    };
+    const ended = new WeakSet<AudioBufferSourceNode>();
+    const start = AudioBufferSourceNode.prototype.start;
+    AudioBufferSourceNode.prototype.start = function (this: AudioBufferSourceNode, ...args: Parameters<AudioBufferSourceNode['start']>) {
+      probe.played += 1;
+      this.addEventListener('ended', () => ended.has(this) || (ended.add(this), (probe.ended += 1)), { once: true });
+      return start.apply(this, args);
+    };
+    const stop = AudioScheduledSourceNode.prototype.stop;
+    AudioScheduledSourceNode.prototype.stop = function (this: AudioScheduledSourceNode, when?: number) {
+      if (this instanceof AudioBufferSourceNode && !ended.has(this)) {
+        ended.add(this);
+        probe.cutShort += 1;
+      }
+      return stop.call(this, when);
     };
   });
 }

@@ -6,6 +6,7 @@ import { createRouter, errorResponses, jsonBody, jsonResponse } from '../../lib/
 import { formatChatEvent, type ChatStreamEvent } from '../../../shared/chat-stream';
 import { chatRequestSchema, previewRequestSchema, previewResponseSchema, startersResponseSchema } from '../../../shared/schemas/conversations';
 import type { ChatService } from './chat.service';
+import { timed } from '../../lib/server-timing';
 import type { ConversationService } from './conversations.service';
 
 const tags = ['chat'];
@@ -59,7 +60,7 @@ export function chatRoutes(chatService: ChatService, conversations: Conversation
     .openapi(chat, async (c) => {
       const startedAt = performance.now();
       // Refusals (404, 400) happen here, before any byte of the stream is sent.
-      const run = await chatService.start(c.get('viewer'), c.req.valid('param').id, c.req.valid('json'), startedAt);
+      const run = await timed(c, 'prepare', () => chatService.start(c.get('viewer'), c.req.valid('param').id, c.req.valid('json'), startedAt));
       const abort = new AbortController();
       const requestSignal = c.req.raw.signal;
       const onRequestAbort = () => abort.abort();

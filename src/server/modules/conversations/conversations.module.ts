@@ -38,6 +38,9 @@ export interface ConversationsModuleDeps {
   moderation?: ModerationService;
 }
 
+/** A well-formed id that no personality has (the start-up search finds nothing with it). */
+const NO_PERSONALITY = '00000000-0000-4000-8000-000000000000';
+
 export function createConversationsModule(deps: ConversationsModuleDeps) {
   const { db, clock, logger } = deps;
   const responder = deps.responder ?? createChatResponder(deps.config);
@@ -89,7 +92,10 @@ export function createConversationsModule(deps: ConversationsModuleDeps) {
         if (vectors && embeddings && 'warm' in embeddings && (await hasEmbeddings(db, embeddings.model))) {
           void (embeddings as { warm(): Promise<void> }).warm().catch((err: unknown) => logger.warn('embedding model warm-up failed', err instanceof Error ? err.message : err));
         }
-        warming = Promise.all(personalityIds.map((id) => retriever.warm(id))).then(
+        // One question's full-text work, on no personality: the database's first text search (its
+        // stemming dictionary, the statements) is paid here, not by the first person to ask.
+        const firstSearch = retriever.search({ personalityId: NO_PERSONALITY, viewerId: null, text: 'How are you today?', limit: 1 });
+        warming = Promise.all([firstSearch, ...personalityIds.map((id) => retriever.warm(id))]).then(
           () => undefined,
           (err: unknown) => logger.warn('full-text index preload failed', err instanceof Error ? err.message : err),
         );

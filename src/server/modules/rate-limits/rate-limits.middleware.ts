@@ -8,6 +8,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { countHit } from './rate-limits.repository';
 import { clientAddress } from '../../security/client-address';
+import { timed } from '../../lib/server-timing';
 
 export interface RateLimitRule {
   /** Name stored in api_rate_limits.endpoint. */
@@ -37,7 +38,7 @@ export function rateLimit(db: Database, clock: Clock, rule: RateLimitRule) {
     const now = clock.now().getTime();
     const windowStart = new Date(Math.floor(now / windowMs) * windowMs);
     const hit = { endpoint: rule.endpoint, windowStart, userId: viewer?.id ?? null, ipAddress: ip };
-    let count = await countHit(db, { ...hit, subject });
+    let count = await timed(c, 'limit', () => countHit(db, { ...hit, subject }));
     const extra = rule.alsoBy ? await rule.alsoBy(c) : undefined;
     if (extra !== undefined) count = Math.max(count, await countHit(db, { ...hit, subject: extra }));
     if (count > rule.max) {

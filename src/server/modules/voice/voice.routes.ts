@@ -12,6 +12,7 @@ import type { VoiceService } from './voice.service';
 import { SPEECH_TEXT_MAX } from './voice.service';
 import { readAudioBody } from './voice-upload';
 import { handleVoiceClone, type VoiceCloneDeps } from './voice-clone';
+import { timed } from '../../lib/server-timing';
 
 const capabilitiesSchema = z.object({
   stt: z.object({
@@ -95,16 +96,16 @@ export function voicePersonalityRoutes(
     .post('/:id/voice/clone', (c) => handleVoiceClone(c, clone, c.req.param('id')))
     .post('/:id/voice/transcribe', async (c) => {
       // Who is asking is settled before a byte of the body is read.
-      const personality = await service.visiblePersonality(c.req.param('id'), c.get('viewer')?.id ?? null);
-      const audio = await readAudioBody(c.req.raw);
-      const result = await service.transcribe(audio, c.req.raw.signal, personality);
+      const personality = await timed(c, 'access', () => service.visiblePersonality(c.req.param('id'), c.get('viewer')?.id ?? null));
+      const audio = await timed(c, 'body', () => readAudioBody(c.req.raw));
+      const result = await timed(c, 'stt', () => service.transcribe(audio, c.req.raw.signal, personality));
       return c.json(result, 200);
     })
     .post('/:id/voice/speech', async (c) => {
-      const personality = await service.visiblePersonality(c.req.param('id'), c.get('viewer')?.id ?? null);
+      const personality = await timed(c, 'access', () => service.visiblePersonality(c.req.param('id'), c.get('viewer')?.id ?? null));
       const parsed = speechBodySchema.safeParse(await readJson(c));
       if (!parsed.success) throw new AppError('BAD_REQUEST', parsed.error.issues[0]?.message ?? messages.errors.invalidInput);
-      const audio = await service.speech(personality, parsed.data.text, c.req.raw.signal);
+      const audio = await timed(c, 'tts', () => service.speech(personality, parsed.data.text, c.req.raw.signal));
       return new Response(audio.stream, {
         status: 200,
         headers: {

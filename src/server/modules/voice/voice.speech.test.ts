@@ -49,6 +49,8 @@ describe('the personality speaks with its own voice', () => {
     expect(res.headers.get('x-voice-id')).toBe('nova');
     expect(Number(res.headers.get('x-voice-volume'))).toBe(voiceVolumeMultiplier('openai', 'nova'));
     expect(isMp3(res.bytes)).toBe(true);
+    // Where the time went (open mic's latency budget): rate limit, access check, speech, total.
+    expect((res.headers.get('server-timing') ?? '').split(',').map((m) => m.split(';')[0])).toEqual(['limit', 'access', 'tts', 'total']);
     expect(v.openai.speeches.at(-1)).toMatchObject({
       body: { model: 'tts-1', input: 'Hello from the other side.', voice: 'nova', response_format: 'mp3' },
       authorization: 'Bearer sk-fake-openai',

@@ -95,6 +95,7 @@ export function useOpenMic(options: OpenMicOptions) {
     onMode: setMode,
     onResponseTime: (ms) => setResponseTimes((all) => [...all, ms]),
     onDropped: (message) => {
+      speech.player.setCallContext(null);
       call.current = null;
       loop.current = null;
       setStatus('disconnected');
@@ -141,6 +142,8 @@ export function useOpenMic(options: OpenMicOptions) {
         // In the click itself, before anything is awaited: browsers only let audio start in a gesture.
         const audioContext = typeof AudioContext === 'undefined' ? undefined : new AudioContext();
         void audioContext?.resume().catch(() => {});
+        // The reply plays through the call's running context: no new element to start per sentence.
+        speech.player.setCallContext(audioContext ?? null);
         const hands = new HandsFreeLoop({
           endOfTurnMs: opts.endOfTurnMs,
           getStream: openMicrophone,
@@ -158,6 +161,7 @@ export function useOpenMic(options: OpenMicOptions) {
       }
       setConnectMs(performance.now() - startedAt);
     } catch (err) {
+      speech.player.setCallContext(null);
       call.current = null;
       loop.current = null;
       setStatus('disconnected');
@@ -170,11 +174,12 @@ export function useOpenMic(options: OpenMicOptions) {
     call.current = null;
     loop.current = null;
     if (active) await active.end().catch(() => {});
+    speech.player.setCallContext(null);
     setStatus('disconnected');
     setMode('listening');
     // Ready again for the next call.
     if (agentId) agentUrlPool.preload(poolKey, personality.id);
-  }, [agentId, poolKey, personality.id]);
+  }, [agentId, poolKey, personality.id, speech.player]);
 
   // Leaving the tab or the conversation hangs up.
   useEffect(() => () => void call.current?.end().catch(() => {}), []);

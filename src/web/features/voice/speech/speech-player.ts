@@ -10,7 +10,10 @@ import { playbackVolume, voiceVolumeMultiplier } from '../../../../shared/voice-
 import { synthesize } from '../api/voice-api';
 import { playChime } from '../audio/chime';
 
-export type Clip = { kind: 'audio'; url: string; multiplier: number } | { kind: 'browser'; text: string } | { kind: 'silent' };
+export type Clip =
+  | { kind: 'audio'; url: string; blob: Blob; multiplier: number; decoded?: Promise<AudioBuffer | null> }
+  | { kind: 'browser'; text: string }
+  | { kind: 'silent' };
 
 interface QueueItem {
   replyId: string;
@@ -43,6 +46,9 @@ export class SpeechPlayer {
   private generation = 0;
   private fetches = new AbortController();
   private current: HTMLAudioElement | null = null;
+  /** During an open-mic call: the call's running AudioContext, and the sentence playing through it. */
+  private context: AudioContext | null = null;
+  private source: { node: AudioBufferSourceNode; gain: GainNode } | null = null;
   private currentMultiplier = 1;
   private unblock: (() => void) | null = null;
   private failedReplies = new Set<string>();
@@ -81,6 +87,15 @@ export class SpeechPlayer {
     void this.run();
   }
 
+  /**
+   * An open-mic call's AudioContext (already running, started in the Start click): sentences are
+   * decoded as they arrive and played through it, which starts sooner than a new <audio> element
+   * and stops at once on barge-in. Null (or a context no longer running) plays <audio> again.
+   */
+  setCallContext(context: AudioContext | null) {
+    this.context = context;
+  }
+
   /** Silences everything now and forgets the queue (a new recording, leaving the tab). */
   stop() {
     this.generation += 1;
@@ -91,6 +106,7 @@ export class SpeechPlayer {
       this.current.pause();
       this.current = null;
     }
+    this.stopSource();
     if (typeof speechSynthesis !== 'undefined') speechSynthesis.cancel();
     this.setBlocked(null);
     if (this.running) {
@@ -107,6 +123,7 @@ export class SpeechPlayer {
   /** The slider or mute moved: the sentence playing now follows at once. */
   levelChanged() {
     if (this.current) this.current.volume = this.volumeFor(this.currentMultiplier);
+    if (this.source) this.source.gain.gain.value = this.volumeFor(this.currentMultiplier);
   }
 
   dispose() {
@@ -136,7 +153,9 @@ export class SpeechPlayer {
       const audio = await synthesize(this.options.personalityId, item.text, this.fetches.signal);
       const url = URL.createObjectURL(audio.blob);
       this.urls.push(url);
-      return { kind: 'audio', url, multiplier: audio.multiplier };
+      // Decoded while the sentences before it play: the call's player starts it without waiting.
+      const decoded = this.runningContext() ? this.decode(audio.blob) : undefined;
+      return { kind: 'audio', url, blob: audio.blob, multiplier: audio.multiplier, decoded };
     } catch (err) {
       if (generation !== this.generation) return { kind: 'silent' };
       if (err instanceof ApiError && (err.code === 'TTS_FALLBACK' || err.code === 'TTS_BROWSER')) return { kind: 'browser', text: item.text };
@@ -189,7 +208,71 @@ export class SpeechPlayer {
     return this.playAudio(clip, generation, replyId);
   }
 
+  private runningContext(): AudioContext | null {
+    return this.context?.state === 'running' ? this.context : null;
+  }
+
+  /** The clip as samples for the call's AudioContext; null when it cannot be decoded (then <audio> plays it). */
+  private async decode(blob: Blob): Promise<AudioBuffer | null> {
+    const context = this.runningContext();
+    if (!context) return null;
+    try {
+      return await context.decodeAudioData(await blob.arrayBuffer());
+    } catch {
+      return null;
+    }
+  }
+
+  private stopSource() {
+    const playing = this.source;
+    this.source = null;
+    if (!playing) return;
+    try {
+      playing.node.stop();
+    } catch {
+      // Already stopped.
+    }
+    playing.node.disconnect();
+    playing.gain.disconnect();
+  }
+
   private async playAudio(clip: Extract<Clip, { kind: 'audio' }>, generation: number, replyId: string): Promise<boolean> {
+    if (this.runningContext()) {
+      const buffer = await (clip.decoded ?? this.decode(clip.blob));
+      if (generation !== this.generation) return false;
+      const context = this.runningContext();
+      if (buffer && context) return this.playBuffer(context, buffer, clip.multiplier, replyId);
+    }
+    return this.playElement(clip, generation, replyId);
+  }
+
+  /** Through the call's AudioContext: audible from start(), silent from stop() (barge-in). */
+  private playBuffer(context: AudioContext, buffer: AudioBuffer, multiplier: number, replyId: string): Promise<boolean> {
+    const node = context.createBufferSource();
+    node.buffer = buffer;
+    const gain = context.createGain();
+    this.currentMultiplier = multiplier;
+    gain.gain.value = this.volumeFor(multiplier);
+    node.connect(gain).connect(context.destination);
+    const playing = { node, gain };
+    this.source = playing;
+    const finished = new Promise<boolean>((resolve) => {
+      // Also fired by stop(): a stopped sentence did not play to its end.
+      node.addEventListener('ended', () => resolve(this.source === playing), { once: true });
+    });
+    node.start();
+    this.options.onPlaybackStart?.(replyId);
+    return finished.then((ok) => {
+      if (this.source === playing) {
+        this.source = null;
+        node.disconnect();
+        gain.disconnect();
+      }
+      return ok;
+    });
+  }
+
+  private async playElement(clip: Extract<Clip, { kind: 'audio' }>, generation: number, replyId: string): Promise<boolean> {
     const el = new Audio(clip.url);
     this.current = el;
     this.currentMultiplier = clip.multiplier;
