@@ -21,6 +21,8 @@ describe('health and documentation', () => {
       ok: true,
       database: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite',
       vector: server.database.hasVector,
+      // How vectors are kept: pgvector where the server has it, else float32 scored in the app.
+      vectorStore: server.database.hasVector ? 'pgvector' : 'bytea',
     });
   });
 
