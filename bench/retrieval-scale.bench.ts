@@ -43,30 +43,28 @@ async function seed(db: Database, store: VectorStore): Promise<string> {
     await seedChunks(db, personalityId, batch, 1000);
   }
   console.log(`  seeded ${CHUNKS} chunks in ${((performance.now() - t) / 1000).toFixed(0)} s`);
-  {
-    const t2 = performance.now();
-    for (let offset = 0; ; offset += 2000) {
-      const rows = (await db.execute(
-        sql`select id, document_id from personality_document_chunks where personality_id = ${personalityId} order by id limit 2000 offset ${offset}`,
-      )) as unknown as { rows: { id: string; document_id: string }[] };
-      if (rows.rows.length === 0) break;
-      for (let i = 0; i < rows.rows.length; i += 250) {
-        await insertEmbeddings(
-          db,
-          store,
-          rows.rows.slice(i, i + 250).map((r) => ({
-            chunkId: r.id,
-            documentId: r.document_id,
-            personalityId,
-            model: MODEL,
-            embedding: unitVector(random),
-            sentenceEmbeddings: packSentenceVectors(Array.from({ length: 6 }, () => unitVector(random))),
-          })),
-        );
-      }
+  const t2 = performance.now();
+  for (let offset = 0; ; offset += 2000) {
+    const rows = (await db.execute(
+      sql`select id, document_id from personality_document_chunks where personality_id = ${personalityId} order by id limit 2000 offset ${offset}`,
+    )) as unknown as { rows: { id: string; document_id: string }[] };
+    if (rows.rows.length === 0) break;
+    for (let i = 0; i < rows.rows.length; i += 250) {
+      await insertEmbeddings(
+        db,
+        store,
+        rows.rows.slice(i, i + 250).map((r) => ({
+          chunkId: r.id,
+          documentId: r.document_id,
+          personalityId,
+          model: MODEL,
+          embedding: unitVector(random),
+          sentenceEmbeddings: packSentenceVectors(Array.from({ length: 6 }, () => unitVector(random))),
+        })),
+      );
     }
-    console.log(`  stored ${CHUNKS} chunk vectors (+6 sentence vectors each) in ${((performance.now() - t2) / 1000).toFixed(0)} s`);
   }
+  console.log(`  stored ${CHUNKS} chunk vectors (+6 sentence vectors each) in ${((performance.now() - t2) / 1000).toFixed(0)} s`);
   return personalityId;
 }
 
@@ -97,17 +95,15 @@ async function run(label: string, databaseUrl: string | undefined) {
   console.log(`  full-text index loaded in ${fmt(performance.now() - warmStarted)} (process RSS ${rss.toFixed(0)} MB)`);
   await time(lexical, personalityId, questions.slice(0, 5));
   report('full-text', await time(lexical, personalityId, questions));
-  {
-    const query = unitVector(random);
-    // The product's vector side (in-memory sign bits, exact re-ranking of 100 in SQL or the app), with the question's vector given.
-    const vectors = createVectorIndex(db, handle.vectorStore, { model: MODEL, embed: async (texts: string[]) => texts.map(() => query) });
-    const hybrid = createRetriever(db, vectors);
-    const warmStart = performance.now();
-    await hybrid.search({ personalityId, viewerId: null, text: questions[0]!, limit: 5 });
-    console.log(`  hybrid first question (loads the sign bits): ${fmt(performance.now() - warmStart)}`);
-    await time(hybrid, personalityId, questions.slice(0, 5));
-    report('hybrid', await time(hybrid, personalityId, questions));
-  }
+  const query = unitVector(random);
+  // The product's vector side (in-memory sign bits, exact re-ranking of 100 in SQL or the app), with the question's vector given.
+  const vectors = createVectorIndex(db, handle.vectorStore, { model: MODEL, embed: async (texts: string[]) => texts.map(() => query) });
+  const hybrid = createRetriever(db, vectors);
+  const warmStart = performance.now();
+  await hybrid.search({ personalityId, viewerId: null, text: questions[0]!, limit: 5 });
+  console.log(`  hybrid first question (loads the sign bits): ${fmt(performance.now() - warmStart)}`);
+  await time(hybrid, personalityId, questions.slice(0, 5));
+  report('hybrid', await time(hybrid, personalityId, questions));
   await handle.close();
 }
 

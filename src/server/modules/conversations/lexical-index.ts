@@ -82,7 +82,7 @@ function resort(doc: DocumentPostings): DocumentPostings {
   const { terms, offsets, chunks, tf } = doc;
   const order = terms.map((_, i) => i).sort((a, b) => (terms[a]! < terms[b]! ? -1 : terms[a]! > terms[b]! ? 1 : 0));
   const sortedOffsets = new Int32Array(terms.length + 1);
-  const sortedChunks = chunks instanceof Uint16Array ? new Uint16Array(chunks.length) : new Int32Array(chunks.length);
+  const sortedChunks = positionsArray(doc.lengths.length, chunks.length);
   const sortedTf = new Uint8Array(tf.length);
   let at = 0;
   order.forEach((from, i) => {

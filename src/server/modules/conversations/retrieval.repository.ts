@@ -9,7 +9,7 @@ import { personalityDocumentChunks as chunks, personalityDocuments as documents 
 import { personalities } from '../../db/schema/personalities';
 import { visibleTo } from '../personalities/personalities.repository';
 import type { VectorStore } from '../../db/embeddings-schema';
-import { cosine, unpackFloat32 } from '../documents/float-vectors';
+import { cosine, fromBase64 } from '../documents/float-vectors';
 import { toVectorLiteral } from '../documents/chunk-search.repository';
 
 export interface ChunkScope {
@@ -203,7 +203,7 @@ export async function nearestAmong(
       join ${documents} d on d.id = c.document_id
       where e.chunk_id in (${ids}) and e.model = ${model} and length(e.embedding) = ${embedding.length * 4}`);
     return rowsOf(result)
-      .map((r) => readRow(r, cosine(unpackFloat32(Buffer.from(String(r.embedding), 'base64')), embedding)))
+      .map((r) => readRow(r, cosine(fromBase64(String(r.embedding)), embedding)))
       .sort((a, b) => b.score - a.score)
       .slice(0, limit);
   }

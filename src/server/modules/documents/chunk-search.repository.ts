@@ -9,7 +9,7 @@ import type { DbOrTx } from '../../jobs/jobs.repository';
 import { personalities } from '../../db/schema/personalities';
 import { visibleTo } from '../personalities/personalities.repository';
 import type { VectorStore } from '../../db/embeddings-schema';
-import { cosine, packFloat32, unpackFloat32 } from './float-vectors';
+import { cosine, fromBase64, packFloat32 } from './float-vectors';
 
 export interface ChunkHit {
   chunkId: string;
@@ -94,7 +94,7 @@ export async function nearestChunks(
           and ${askerFilter(q.viewerId)}`)
     ).rows as { chunk_id: string; embedding: string }[];
     const best = rows
-      .map((r) => ({ chunkId: String(r.chunk_id), score: cosine(unpackFloat32(Buffer.from(r.embedding, 'base64')), q.embedding) }))
+      .map((r) => ({ chunkId: String(r.chunk_id), score: cosine(fromBase64(r.embedding), q.embedding) }))
       .sort((a, b) => b.score - a.score)
       .slice(0, q.limit);
     if (best.length === 0) return [];
@@ -199,7 +199,7 @@ export async function loadDocumentBits(
     order by c.chunk_index`);
   const rows = result.rows as { chunk_id: string; chunk_index: number; bits: string | null; vector: string | null }[];
   const vectorOf = (text: string | null): number[] =>
-    store === 'pgvector' ? (JSON.parse(text ?? '[]') as number[]) : Array.from(unpackFloat32(Buffer.from(text ?? '', 'base64')));
+    store === 'pgvector' ? (JSON.parse(text ?? '[]') as number[]) : Array.from(fromBase64(text ?? ''));
   const parts = rows.map((r) => (r.bits ? Buffer.from(r.bits, 'base64') : signBits(vectorOf(r.vector))));
   return { chunkIds: rows.map((r) => String(r.chunk_id)), chunkIndexes: rows.map((r) => Number(r.chunk_index)), bits: Buffer.concat(parts) };
 }
@@ -239,7 +239,7 @@ export async function candidateVectors(
       where e.chunk_id in (${ids}) and e.model = ${model} and length(e.embedding) = ${embedding.length * 4}`);
     return (result.rows as { chunk_id: string; embedding: string; sentences: string | null }[]).map((r) => ({
       chunkId: String(r.chunk_id),
-      cosine: cosine(unpackFloat32(Buffer.from(r.embedding, 'base64')), embedding),
+      cosine: cosine(fromBase64(r.embedding), embedding),
       sentences: readSentences(r),
     }));
   }

@@ -14,6 +14,11 @@ export function unpackFloat32(bytes: Uint8Array): Float32Array {
   return new Float32Array(copy.buffer);
 }
 
+/** A stored vector as the database sends it (`encode(embedding, 'base64')`), as floats. */
+export function fromBase64(stored: string): Float32Array {
+  return unpackFloat32(Buffer.from(stored, 'base64'));
+}
+
 /** Cosine similarity; 0 when either vector is all zeros or the lengths differ. */
 export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length || a.length === 0) return 0;
