@@ -1,8 +1,10 @@
 // Reads a multipart form with at most one file and a few short fields, as it streams (busboy):
 // the file is kept in memory only up to its limit, and a body past the limit stops being read at
-// once (the caller answers 413). For uploads of one audio file (a speech to transcribe, a voice
-// sample to clone), whose fields are read before the file is judged.
+// once (the caller answers 413). For small uploads of one file that are used at once rather than
+// stored (a voice sample sent on to be cloned, a character card), whose fields are read before the
+// file is judged. Documents are streamed to storage instead (store-as-it-streams.ts).
 import Busboy from 'busboy';
+import { feedMultipart } from './multipart-feed';
 
 export interface SingleFileForm {
   fields: Record<string, string>;
@@ -47,31 +49,9 @@ export async function readSingleFileForm(request: Request, maxFileBytes: number)
     });
     file = current;
   });
-  const finished = new Promise<void>((resolve, reject) => {
-    busboy.on('close', resolve);
-    busboy.on('error', reject);
-  });
-  finished.catch(() => {});
-
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > bodyMax) {
-        busboy.destroy();
-        void reader.cancel().catch(() => {});
-        return { ok: false, reason: 'too-large' };
-      }
-      if (!busboy.write(value)) await new Promise((r) => busboy.once('drain', r));
-    }
-    busboy.end();
-    await finished;
-  } catch {
-    busboy.destroy();
-    return { ok: false, reason: 'malformed' };
-  }
+  const fed = await feedMultipart(reader, busboy, bodyMax);
+  if (fed === 'too-large') void reader.cancel().catch(() => {});
+  if (fed !== 'done') return { ok: false, reason: fed };
   if (!file) return { ok: true, form: { fields } };
   const received: { name: string; parts: Buffer[]; size: number; closed: Promise<void> } = file;
   await received.closed;

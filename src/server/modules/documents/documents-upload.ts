@@ -1,7 +1,9 @@
 // Multipart upload of one or several files, parsed as it streams (busboy) so limits act early:
 // a declared or streamed body past the total cap gets 413 before the rest is read, a file past
 // 10 MB is cut off and discarded (its result says so) while the other files still upload. Each
-// file is checked by content, stored, recorded and queued; results come back per file, in order.
+// file goes to storage as it arrives and is judged by content on the way (store-as-it-streams.ts),
+// so none is held whole; an accepted one is recorded and queued, a refused one leaves nothing
+// stored. Results come back per file, in order.
 import Busboy from 'busboy';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../auth/session';
@@ -12,7 +14,9 @@ import { messages } from '../../../shared/messages';
 import { limits } from '../../../shared/limits';
 import type { UploadResponse, UploadResult } from '../../../shared/schemas/documents';
 import type { DocumentService } from './documents.service';
-import { sniffDocument } from './file-sniff';
+import { DocumentSniffer, type SniffResult } from './file-sniff';
+import type { StreamingStore } from './store-as-it-streams';
+import { feedMultipart } from '../../lib/multipart-feed';
 import { cleanDisplayName } from './display-name';
 import { AppError } from '../../lib/errors';
 
@@ -76,11 +80,12 @@ export async function handleUpload(c: Context<AppEnv>, service: DocumentService,
   }
 
   const results: (UploadResult | Promise<UploadResult>)[] = [];
-  // Set when the request is cut short: files still open are then dropped, never stored.
+  // Set when the request is cut short: files still arriving are dropped, never recorded.
   let aborted = false;
   let isPrivate = false;
   let fileCount = 0;
-  // Files are stored one after another, bounding memory to about two files.
+  const arriving = new Set<StreamingStore<SniffResult>>();
+  // Documents are recorded one after another, in the order their files came.
   let chain: Promise<unknown> = Promise.resolve();
 
   busboy.on('field', (name, value) => {
@@ -89,35 +94,36 @@ export async function handleUpload(c: Context<AppEnv>, service: DocumentService,
   busboy.on('file', (_field, stream, info) => {
     fileCount++;
     const fileName = cleanDisplayName(info.filename);
-    if (fileCount > limits.documentUploadMaxFiles) {
+    const sniffer = new DocumentSniffer(fileName);
+    const refuse = (error: string) => {
       stream.resume();
-      results.push({ fileName, ok: false, error: messages.documents.tooManyFiles(limits.documentUploadMaxFiles) });
-      return;
-    }
-    const parts: Buffer[] = [];
-    let size = 0;
-    let failed = false;
-    stream.on('data', (d: Buffer) => {
-      size += d.length;
-      if (size <= FILE_MAX) parts.push(d);
-      else parts.length = 0;
-    });
-    stream.on('error', () => {
-      failed = true;
-    });
-    const done = new Promise<void>((resolve) => stream.on('close', resolve));
+      results.push({ fileName, ok: false, error });
+    };
+    if (fileCount > limits.documentUploadMaxFiles) return refuse(messages.documents.tooManyFiles(limits.documentUploadMaxFiles));
+    if (!sniffer.kind) return refuse(messages.documents.unsupported(fileName));
     const privateNow = isPrivate;
-    const result = done.then(async (): Promise<UploadResult> => {
-      if (aborted || failed) return { fileName, ok: false, error: messages.documents.uploadFailed };
-      if (size > FILE_MAX) return { fileName, ok: false, error: messages.documents.tooLarge(fileName) };
-      const bytes = Buffer.concat(parts);
-      parts.length = 0;
-      const sniff = sniffDocument(fileName, bytes);
-      if (!sniff.ok) return { fileName, ok: false, error: sniff.error };
-      const stored = chain.then(() => service.addStored(personality, { fileName, kind: sniff.kind, bytes, isPrivate: privateNow }));
-      chain = stored.catch(() => {});
+    // Stored as it arrives and judged on the way: a file is never held whole.
+    const upload = service.storeAsItStreams<SniffResult>(personality, fileName, stream, { maxBytes: FILE_MAX, sniffer, accept: (verdict) => verdict.ok });
+    arriving.add(upload);
+    const result = upload.outcome.then(async (stored): Promise<UploadResult> => {
+      arriving.delete(upload);
+      if (!stored.ok) {
+        if (stored.reason === 'too-large') return { fileName, ok: false, error: messages.documents.tooLarge(fileName) };
+        if (stored.reason === 'refused' && !stored.verdict.ok) return { fileName, ok: false, error: stored.verdict.error };
+        if (!aborted) logger.error('storing an uploaded document failed', stored.reason === 'failed' ? stored.error : stored.reason);
+        return { fileName, ok: false, error: messages.documents.uploadFailed };
+      }
+      if (aborted || !stored.verdict.ok) {
+        await service.discardStored(upload.key).catch(() => {});
+        return { fileName, ok: false, error: messages.documents.uploadFailed };
+      }
+      const { kind } = stored.verdict;
+      const recorded = chain.then(() =>
+        service.recordStored(personality, { key: upload.key, fileName, kind, sizeBytes: stored.sizeBytes, contentHash: stored.contentHash, isPrivate: privateNow }),
+      );
+      chain = recorded.catch(() => {});
       try {
-        return { fileName, ok: true, document: await stored };
+        return { fileName, ok: true, document: await recorded };
       } catch (err) {
         if (err instanceof AppError && err.status < 500) return { fileName, ok: false, error: err.message };
         logger.error(`upload of a document failed`, err);
@@ -127,32 +133,13 @@ export async function handleUpload(c: Context<AppEnv>, service: DocumentService,
     results.push(result);
   });
 
-  const finished = new Promise<void>((resolve, reject) => {
-    busboy.on('close', resolve);
-    busboy.on('error', reject);
-  });
-  finished.catch(() => {});
-
   // Feed the body to the parser, counting bytes: past the cap, stop reading and answer 413.
   const reader = body.getReader();
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > UPLOAD_BODY_MAX) {
-        aborted = true;
-        busboy.destroy();
-        return tooLarge(c, reader);
-      }
-      if (!busboy.write(value)) await new Promise((r) => busboy.once('drain', r));
-    }
-    busboy.end();
-    await finished;
-  } catch {
+  const fed = await feedMultipart(reader, busboy, UPLOAD_BODY_MAX);
+  if (fed !== 'done') {
     aborted = true;
-    busboy.destroy();
+    for (const upload of arriving) upload.abort();
+    if (fed === 'too-large') return tooLarge(c, reader);
     throw new AppError('BAD_REQUEST', messages.documents.uploadMalformed);
   }
 

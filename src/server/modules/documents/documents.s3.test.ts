@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../test-support/test-server';
 import { startS3TestServer, type S3TestServer } from '../../../../scripts/lib/s3-test-server';
 import { startVoiceServer, toneWav16, type VoiceTestServer } from '../voice/voice.test-support';
-import { createPersonality, postFileForm, uploadOne, waitForDocument } from './documents.test-support';
+import { createPersonality, postFileForm, streamedForm, uploadOne, waitForDocument } from './documents.test-support';
 
 let s3: S3TestServer;
 let v: VoiceTestServer;
@@ -35,6 +35,25 @@ afterAll(async () => {
 async function keysUnder(prefix: string): Promise<string[]> {
   const out = await bucket.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: prefix }));
   return (out.Contents ?? []).map((o) => o.Key!);
+}
+
+/** Multipart parts s3rver has written (uploads/<id>/<part number>), found on its disk. */
+const partsSeen = new Set<string>();
+
+async function waitForPart(minBytes: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    for (const entry of fs.readdirSync(s3Directory, { recursive: true }) as string[]) {
+      const file = path.join(s3Directory, entry);
+      if (!/_uploads[/\\][^/\\]+[/\\]\d+$/.test(entry) || partsSeen.has(file)) continue;
+      if (fs.statSync(file).size >= minBytes) {
+        partsSeen.add(file);
+        return;
+      }
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('no multipart part reached the bucket while the body was paused');
 }
 
 describe('documents on S3-compatible storage', () => {
@@ -86,6 +105,33 @@ describe('documents on S3-compatible storage', () => {
     expect(res.status).toBeLessThan(500);
     expect(await keysUnder(`${owner.id}/${id}/`)).toEqual([]);
     expect((await owner.get(`/api/personalities/${id}/documents`)).body.documents).toEqual([]);
+  });
+
+  it('a 19 MB recording goes up in parts while it is still arriving, and a connection cut midway leaves nothing', async () => {
+    v.openai.setAudio({ transcript: 'A long talk about tides', transcriptWithSeconds: false, transcribeFail: 'none' });
+    const id = await createPersonality(owner, 'Long talker');
+    const wav = toneWav16(600); // 16 kHz mono: 19.2 MB
+    const route = `/api/personalities/${id}/documents/audio`;
+
+    // The body pauses after 12 MB until the bucket holds the first 8 MB part: the server is
+    // passing the file on to storage before the person has finished sending it.
+    const sent = await owner.raw(route, streamedForm([{ field: 'file', name: 'long-talk.wav', data: wav }], { at: 12 * 1024 * 1024, until: () => waitForPart(8 * 1024 * 1024) }));
+    const body = await sent.json();
+    expect(sent.status, JSON.stringify(body)).toBe(201);
+    const keys = await keysUnder(`${owner.id}/${id}/`);
+    expect(keys).toHaveLength(1);
+    const stored = await owner.raw(`/api/personalities/${id}/documents/${body.document.id}/audio`);
+    expect(Buffer.from(await stored.arrayBuffer()).equals(Buffer.from(wav))).toBe(true);
+
+    // The same upload, cut off once its first part is in the bucket: no object, no document.
+    const cut = await createPersonality(owner, 'Cut off');
+    partsSeen.clear();
+    await expect(owner.raw(`/api/personalities/${cut}/documents/audio`, streamedForm([{ field: 'file', name: 'long-talk.wav', data: wav }], { at: 12 * 1024 * 1024, until: () => waitForPart(8 * 1024 * 1024), cutOff: true }))).rejects.toThrow();
+    // Nothing shows up later either (the server may still be winding the upload down).
+    const deadline = Date.now() + 3_000;
+    while (Date.now() < deadline && (await keysUnder(`${owner.id}/${cut}/`)).length === 0) await new Promise((r) => setTimeout(r, 100));
+    expect(await keysUnder(`${owner.id}/${cut}/`)).toEqual([]);
+    expect((await owner.get(`/api/personalities/${cut}/documents`)).body.documents).toEqual([]);
   });
 
   it('a deletion while object storage is down succeeds, and a background job removes the files once it is back', async () => {

@@ -20,6 +20,7 @@ import * as repo from './documents.repository';
 import { PROCESS_JOB, type ProcessPayload } from './document-processor';
 import type { DocumentEvents } from './documents-events';
 import type { DocumentKind } from './file-sniff';
+import { storeAsItStreams } from './store-as-it-streams';
 import { MIME_BY_KIND } from './file-sniff';
 
 export interface DocumentServiceDeps {
@@ -80,8 +81,42 @@ export interface NewStoredDocument {
   sourceUrl?: string;
 }
 
+/** A blob already in storage, about to become a document. */
+export interface StoredBlob extends Omit<NewStoredDocument, 'bytes'> {
+  key: string;
+  sizeBytes: number;
+  contentHash: string;
+}
+
 export function createDocumentService(deps: DocumentServiceDeps) {
   const { db, storage, events } = deps;
+
+  /** Records a blob already stored under `key` as a document and queues its job; removes the blob when that fails. */
+  async function recordStored(personality: PersonalityRow, input: StoredBlob): Promise<DocumentDto> {
+    let row: repo.DocumentSummary;
+    try {
+      row = await repo.insertDocument(db, {
+        personalityId: personality.id,
+        fileName: input.fileName,
+        filePath: input.key,
+        content: input.content ?? null,
+        isPrivate: input.isPrivate,
+        mimeType: MIME_BY_KIND[input.kind],
+        sizeBytes: input.sizeBytes,
+        contentHash: input.contentHash,
+        sourceUrl: input.sourceUrl ?? null,
+      });
+    } catch (err) {
+      // The personality was deleted meanwhile: leave nothing behind.
+      await storage.delete(input.key).catch(() => {});
+      if (isForeignKeyViolation(err)) throw new AppError('NOT_FOUND', messages.personality.notFound);
+      throw err;
+    }
+    await enqueue(row.id, { mode: input.content !== undefined ? 'rechunk' : 'process' });
+    events.changed(personality.id);
+    const fresh = await repo.findDocument(db, personality.id, row.id);
+    return toDocumentDto(fresh ?? row);
+  }
 
   async function ownedDocument(viewer: Viewer, personalityId: string, documentId: string) {
     await loadOwnedPersonality(db, personalityId, viewer.id);
@@ -135,29 +170,24 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     async addStored(personality: PersonalityRow, input: NewStoredDocument): Promise<DocumentDto> {
       const key = documentKey(personality.userId, personality.id, input.fileName, deps.clock.now());
       await storage.put(key, input.bytes);
-      let row: repo.DocumentSummary;
-      try {
-        row = await repo.insertDocument(db, {
-          personalityId: personality.id,
-          fileName: input.fileName,
-          filePath: key,
-          content: input.content ?? null,
-          isPrivate: input.isPrivate,
-          mimeType: MIME_BY_KIND[input.kind],
-          sizeBytes: input.bytes.length,
-          contentHash: crypto.createHash('sha256').update(input.bytes).digest('hex'),
-          sourceUrl: input.sourceUrl ?? null,
-        });
-      } catch (err) {
-        // The personality was deleted meanwhile: leave nothing behind.
-        await storage.delete(key).catch(() => {});
-        if (isForeignKeyViolation(err)) throw new AppError('NOT_FOUND', messages.personality.notFound);
-        throw err;
-      }
-      await enqueue(row.id, { mode: input.content !== undefined ? 'rechunk' : 'process' });
-      events.changed(personality.id);
-      const fresh = await repo.findDocument(db, personality.id, row.id);
-      return toDocumentDto(fresh ?? row);
+      const contentHash = crypto.createHash('sha256').update(input.bytes).digest('hex');
+      return recordStored(personality, { ...input, key, sizeBytes: input.bytes.length, contentHash });
+    },
+
+    /**
+     * Starts storing an upload as it streams in (store-as-it-streams.ts), under a key made from
+     * `keyName`; once its outcome is ok, `recordStored` makes it a document, and when anything
+     * after that refuses it, `discardStored` removes the blob.
+     */
+    storeAsItStreams<V>(personality: PersonalityRow, keyName: string, source: Readable, opts: Parameters<typeof storeAsItStreams<V>>[3]) {
+      const key = documentKey(personality.userId, personality.id, keyName, deps.clock.now());
+      return { key, ...storeAsItStreams(storage, key, source, opts) };
+    },
+
+    recordStored,
+
+    async discardStored(key: string): Promise<void> {
+      await storage.delete(key);
     },
 
     /** The stored audio of an audio document (owner), to play it back beside its transcript. */

@@ -1,5 +1,6 @@
 // Helpers for the documents tests (not a test file itself): uploads through real multipart,
 // waiting for processing, and tiny fixture files made in code.
+import crypto from 'node:crypto';
 import { expect } from 'vitest';
 import type { TestClient, TestServer } from '../../test-support/test-server';
 
@@ -95,3 +96,39 @@ export async function waitForDocument(
   throw new Error(`document ${documentId} did not reach ${statuses.join('/')}: ${JSON.stringify(last)}`);
 }
 
+
+/**
+ * A multipart form sent as a stream, for watching what the server does with a file while it is
+ * still arriving: after `pause.at` bytes of file data the stream waits for `pause.until()`, then
+ * sends the rest, or with `cutOff` fails as a dropped connection would.
+ */
+export function streamedForm(
+  files: { field: string; name: string; data: Uint8Array }[],
+  pause: { at: number; until: () => Promise<void>; cutOff?: boolean },
+): RequestInit {
+  const boundary = `----kindred${crypto.randomUUID()}`;
+  const pieces: Uint8Array[] = [];
+  const STEP = 1024 * 1024;
+  for (const file of files) {
+    pieces.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+    for (let at = 0; at < file.data.length; at += STEP) pieces.push(file.data.subarray(at, at + STEP));
+    pieces.push(Buffer.from('\r\n'));
+  }
+  pieces.push(Buffer.from(`--${boundary}--\r\n`));
+  let sent = 0;
+  let paused = false;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (sent >= pause.at && !paused) {
+        paused = true;
+        await pause.until();
+        if (pause.cutOff) return controller.error(new Error('connection cut'));
+      }
+      const next = pieces.shift();
+      if (!next) return controller.close();
+      controller.enqueue(next);
+      sent += next.length;
+    },
+  });
+  return { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body, duplex: 'half' } as RequestInit;
+}

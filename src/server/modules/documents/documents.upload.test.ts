@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 import { messages } from '../../../shared/messages';
 import { limits } from '../../../shared/limits';
-import { createPersonality, upload } from './documents.test-support';
+import { createPersonality, streamedForm, upload } from './documents.test-support';
 import { makeDocx, makePdf } from '../../../../tests/fixtures/document-files';
 import { UPLOAD_BODY_MAX } from './documents-upload';
 import { zipSync } from 'fflate';
@@ -113,6 +113,43 @@ describe('document upload validation', () => {
     expect(res.status).toBe(413);
     // The answer came while the client was still sending: far less than the whole body was read.
     expect(res.sentBeforeAnswer).toBeLessThan(UPLOAD_BODY_MAX * 2);
+  });
+
+  it('writes each file to disk while it arrives; a refused or cut-off file leaves no blob and no row', async () => {
+    const id = await createPersonality(owner);
+    const blobs = path.join(server.config.dataDir, 'blobs');
+    const before = new Set(listFiles(blobs));
+    const newFiles = () => listFiles(blobs).filter((f) => !before.has(f));
+    const partOnDisk = (minBytes: number) => async () => {
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline) {
+        if (newFiles().some((f) => f.endsWith('.tmp') && fs.statSync(f).size >= minBytes)) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error('nothing reached the disk while the body was paused');
+    };
+    const notes = Buffer.from('The keeper logged every storm. '.repeat(300_000)); // 9.3 MB
+    // Text to its last byte, where a NUL makes it binary: refused only once it has all arrived.
+    const fake = Buffer.concat([Buffer.from('plain words '.repeat(250_000)), Buffer.from([0])]);
+    const files = [
+      { field: 'files', name: 'notes.txt', data: notes },
+      { field: 'files', name: 'fake.txt', data: fake },
+    ];
+    const res = await owner.raw(`/api/personalities/${id}/documents`, streamedForm(files, { at: 6 * MB, until: partOnDisk(4 * MB) }));
+    const body = await res.json();
+    expect(res.status).toBe(200);
+    expect(body.results).toEqual([
+      expect.objectContaining({ fileName: 'notes.txt', ok: true }),
+      { fileName: 'fake.txt', ok: false, error: messages.documents.contentMismatch('fake.txt', 'plain text (.txt)') },
+    ]);
+    expect(newFiles().map((f) => fs.statSync(f).size)).toEqual([notes.length]);
+
+    // Cut off with 6 MB of the first file on disk: the temporary file goes, nothing is recorded.
+    await expect(owner.raw(`/api/personalities/${id}/documents`, streamedForm(files, { at: 6 * MB, until: partOnDisk(4 * MB), cutOff: true }))).rejects.toThrow();
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && newFiles().length > 1) await new Promise((r) => setTimeout(r, 50));
+    expect(newFiles().map((f) => fs.statSync(f).size)).toEqual([notes.length]);
+    expect((await owner.get(`/api/personalities/${id}/documents`)).body.documents).toHaveLength(1);
   });
 
   it('keeps file names out of paths: stored under server-made keys inside the blob folder', async () => {

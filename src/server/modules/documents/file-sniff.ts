@@ -4,7 +4,7 @@
 import { messages } from '../../../shared/messages';
 import type { DocumentExtension } from '../../../shared/limits';
 import { listZipEntries } from './zip-inspect';
-import { AUDIO_MIME, sniffAudio, type AudioFormat } from '../../ai/speech/audio-file';
+import { AUDIO_MIME, type AudioFormat } from '../../ai/speech/audio-file';
 
 export type DocumentKind = 'text' | 'markdown' | 'pdf' | 'docx' | 'html' | AudioKind;
 /** Audio uploaded to be transcribed (POST .../documents/audio; sniffed by audio-file.ts). */
@@ -60,12 +60,98 @@ export function kindFromFileName(fileName: string): DocumentKind | undefined {
 
 /** Checks a complete file (at most 10 MB) against its declared type. `displayName` goes in messages. */
 export function sniffDocument(displayName: string, bytes: Uint8Array): SniffResult {
-  const kind = kindFromFileName(displayName);
-  if (!kind) return { ok: false, error: messages.documents.unsupported(displayName) };
-  if (bytes.length === 0) return { ok: false, error: messages.documents.emptyFile(displayName) };
-  const matches = contentMatches(kind, bytes);
-  if (!matches) return { ok: false, error: messages.documents.contentMismatch(displayName, LABEL_BY_KIND[kind]) };
-  return { ok: true, kind, mimeType: MIME_BY_KIND[kind] };
+  const sniffer = new DocumentSniffer(displayName);
+  sniffer.push(bytes);
+  return sniffer.finish();
+}
+
+/** Enough for the PDF signature (first 1024 bytes) and the HTML markers (first 4096). */
+const HEAD_BYTES = 4096;
+/** The end of a DOCX: its end record (at most 64 KB from the end) and its central directory. */
+const ZIP_TAIL_BYTES = 1024 * 1024 + 22 + 0xffff;
+
+/**
+ * sniffDocument's judgement over bytes that stream past (an upload on its way to storage), keeping
+ * only what it needs: the head, the tail for a DOCX, and a running strict UTF-8 check for text.
+ */
+export class DocumentSniffer {
+  readonly kind: DocumentKind | undefined;
+  private total = 0;
+  private head: Uint8Array[] = [];
+  private headBytes = 0;
+  private tail: Uint8Array[] = [];
+  private tailBytes = 0;
+  private readonly utf8 = new TextDecoder('utf-8', { fatal: true });
+  private textOk = true;
+
+  constructor(private readonly displayName: string) {
+    this.kind = kindFromFileName(displayName);
+  }
+
+  push(chunk: Uint8Array): void {
+    this.total += chunk.length;
+    if (this.headBytes < HEAD_BYTES) {
+      const part = chunk.subarray(0, HEAD_BYTES - this.headBytes);
+      this.head.push(part);
+      this.headBytes += part.length;
+    }
+    if (this.kind === 'docx') this.keepTail(chunk);
+    if (this.textOk && (this.kind === 'text' || this.kind === 'markdown' || this.kind === 'html')) {
+      try {
+        if (chunk.includes(0)) this.textOk = false;
+        else this.utf8.decode(chunk, { stream: true });
+      } catch {
+        this.textOk = false;
+      }
+    }
+  }
+
+  private keepTail(chunk: Uint8Array): void {
+    this.tail.push(chunk);
+    this.tailBytes += chunk.length;
+    while (this.tail.length > 1 && this.tailBytes - this.tail[0]!.length >= ZIP_TAIL_BYTES) this.tailBytes -= this.tail.shift()!.length;
+  }
+
+  finish(): SniffResult {
+    const { kind, displayName } = this;
+    if (!kind) return { ok: false, error: messages.documents.unsupported(displayName) };
+    if (this.total === 0) return { ok: false, error: messages.documents.emptyFile(displayName) };
+    if (!this.contentMatches(kind)) return { ok: false, error: messages.documents.contentMismatch(displayName, LABEL_BY_KIND[kind]) };
+    return { ok: true, kind, mimeType: MIME_BY_KIND[kind] };
+  }
+
+  private contentMatches(kind: DocumentKind): boolean {
+    const head = Buffer.concat(this.head);
+    switch (kind) {
+      case 'pdf':
+        return isPdf(head);
+      case 'docx': {
+        if (!isZip(head)) return false;
+        const tail = Buffer.concat(this.tail);
+        const entries = listZipEntries(tail, this.total - tail.length);
+        return entries !== undefined && entries.some((e) => e.name === 'word/document.xml');
+      }
+      case 'html':
+        return this.textComplete() && looksLikeHtml(head);
+      case 'text':
+      case 'markdown':
+        return this.textComplete();
+      default:
+        // Audio is uploaded through its own route and judged by audio-sniffer.ts.
+        return false;
+    }
+  }
+
+  /** The running UTF-8 check, including a sequence cut off by the end of the file. */
+  private textComplete(): boolean {
+    if (!this.textOk) return false;
+    try {
+      this.utf8.decode();
+      return true;
+    } catch {
+      return false;
+    }
+  }
 }
 
 /** What fetched bytes are, from the response's content type and the bytes themselves. */
@@ -79,34 +165,14 @@ export function sniffFetched(contentType: string, bytes: Uint8Array): DocumentKi
   return undefined;
 }
 
-function contentMatches(kind: DocumentKind, bytes: Uint8Array): boolean {
-  switch (kind) {
-    case 'pdf':
-      return isPdf(bytes);
-    case 'docx':
-      return isDocx(bytes);
-    case 'html':
-      return isUtf8Text(bytes) && looksLikeHtml(bytes);
-    case 'text':
-    case 'markdown':
-      return isUtf8Text(bytes);
-    default: {
-      const audio = sniffAudio(bytes);
-      return audio.ok && AUDIO_KIND[audio.format] === kind;
-    }
-  }
-}
-
 function isPdf(bytes: Uint8Array): boolean {
   // The header may follow a little garbage (the PDF spec allows it within the first 1024 bytes).
   const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
   return head.includes('%PDF-');
 }
 
-function isDocx(bytes: Uint8Array): boolean {
-  if (bytes.length < 4 || bytes[0] !== 0x50 || bytes[1] !== 0x4b || bytes[2] !== 0x03 || bytes[3] !== 0x04) return false;
-  const entries = listZipEntries(bytes);
-  return entries !== undefined && entries.some((e) => e.name === 'word/document.xml');
+function isZip(head: Uint8Array): boolean {
+  return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

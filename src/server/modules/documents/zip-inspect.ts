@@ -16,8 +16,12 @@ const CD_SIG = 0x02014b50;
 const LOCAL_SIG = 0x04034b50;
 const MAX_ENTRIES = 10_000;
 
-/** The entries of a zip, or undefined when it is not a readable (non-zip64) zip. */
-export function listZipEntries(bytes: Uint8Array): ZipEntry[] | undefined {
+/**
+ * The entries of a zip, or undefined when it is not a readable (non-zip64) zip. `bytes` is the
+ * whole file, or its last part starting at file offset `bytesAt` (an upload judged as it streams
+ * keeps only its tail): the central directory must then lie within that part.
+ */
+export function listZipEntries(bytes: Uint8Array, bytesAt = 0): ZipEntry[] | undefined {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const minEocd = Math.max(0, bytes.length - 22 - 0xffff);
   let eocd = -1;
@@ -30,8 +34,10 @@ export function listZipEntries(bytes: Uint8Array): ZipEntry[] | undefined {
   if (eocd < 0) return undefined;
   const count = view.getUint16(eocd + 10, true);
   const cdSize = view.getUint32(eocd + 12, true);
-  const cdOffset = view.getUint32(eocd + 16, true);
-  if (count === 0xffff || cdOffset === 0xffffffff || count > MAX_ENTRIES) return undefined;
+  const cdFileOffset = view.getUint32(eocd + 16, true);
+  if (count === 0xffff || cdFileOffset === 0xffffffff || count > MAX_ENTRIES) return undefined;
+  const cdOffset = cdFileOffset - bytesAt;
+  if (cdOffset < 0) return undefined;
   if (cdOffset + cdSize > bytes.length) return undefined;
   const entries: ZipEntry[] = [];
   let p = cdOffset;

@@ -24,8 +24,13 @@ function tag(b: Uint8Array, at: number): string {
   return String.fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!);
 }
 
-export function checkWav(bytes: Uint8Array): WavCheck {
-  if (bytes.byteLength === 0) return fail('empty');
+/**
+ * `bytes` is the whole file, or only its beginning when the file streams past (an upload judged on
+ * its way to storage): then `totalBytes` is the whole length, and the data chunk's declared length
+ * is checked against it.
+ */
+export function checkWav(bytes: Uint8Array, totalBytes = bytes.byteLength): WavCheck {
+  if (totalBytes === 0) return fail('empty');
   if (bytes.byteLength < 12 || tag(bytes, 0) !== 'RIFF' || tag(bytes, 8) !== 'WAVE') {
     // A RIFF prefix cut before "WAVE" is a truncated file, anything else is not a WAV at all.
     return bytes.byteLength < 12 && 'RIFF'.startsWith(String.fromCharCode(...bytes.slice(0, 4))) ? fail('truncated') : fail('not-wav');
@@ -56,7 +61,7 @@ export function checkWav(bytes: Uint8Array): WavCheck {
       if (fmt.blockAlign !== fmt.channels * 2) return fail('format');
       // Streaming writers put 0xFFFFFFFF (or 0) when the length was unknown: take what is there.
       const open = size === 0xffffffff || size === 0;
-      const available = bytes.byteLength - body;
+      const available = totalBytes - body;
       if (!open && size > available) return fail('truncated');
       const dataBytes = open ? available - (available % fmt.blockAlign) : size;
       if (dataBytes === 0) return fail('empty');
@@ -65,5 +70,5 @@ export function checkWav(bytes: Uint8Array): WavCheck {
     // Chunks are padded to an even length.
     at = body + size + (size % 2);
   }
-  return fmt ? fail('truncated') : fail(bytes.byteLength < 44 ? 'truncated' : 'not-wav');
+  return fmt ? fail('truncated') : fail(totalBytes < 44 ? 'truncated' : 'not-wav');
 }
