@@ -7,15 +7,10 @@
 // takes tens of minutes on 2 cores), plus the server's resident memory idle before the upload
 // and its peak (VmHWM). Never fails on time: it reports. BENCH_EMBEDDING_DIMS (768) sets the fake
 // vectors' size.
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createClient, freePort, type TestClient } from '../src/server/test-support/test-server';
+import { createClient, type TestClient } from '../src/server/test-support/test-server';
+import { memoryOf, startServerProcess } from './server-process';
 import { startFakeOpenAI } from '../tests/fakes/openai-fake';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MB = 1024 * 1024;
 const dims = Number(process.env.BENCH_EMBEDDING_DIMS ?? 768);
 
@@ -45,61 +40,6 @@ function prose(bytes: number, seed: number): string {
     size += p.length + 2;
   }
   return parts.join('\n\n').slice(0, bytes);
-}
-
-interface Child {
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-async function startServerProcess(extraEnv: Record<string, string>): Promise<Child> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-bench-'));
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: dataDir,
-      AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
-      RATE_LIMIT_AUTH_PER_15MIN: '1000',
-      JOB_POLL_MS: '100',
-      LOG_LEVEL: 'info',
-      ...extraEnv,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = /Kindred is running at (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited (${code}):\n${out}`)));
-  });
-  return {
-    url,
-    pid: child.pid!,
-    async stop() {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-function memoryOf(pid: number): { rssMb: number; peakMb: number } {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
 }
 
 async function uploadBatch(client: TestClient, pid: string, files: { name: string; data: string }[]) {
