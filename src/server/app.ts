@@ -253,8 +253,10 @@ export function createApp(deps: AppDeps) {
         speech: rateLimit(db, clock, { endpoint: 'voice/speech', max: config.rateLimits.speechPerMinute, windowSeconds: 60 }),
         // A clone costs the owner's ElevenLabs plan: a few an hour is plenty.
         clone: rateLimit(db, clock, { endpoint: 'voice/clone', max: config.rateLimits.voiceClonePerHour, windowSeconds: 3600 }),
+        warm: rateLimit(db, clock, { endpoint: 'voice/warm', max: config.rateLimits.voicePerMinute, windowSeconds: 60 }),
         },
         cloneDeps,
+        conversations.warm,
       ),
     )
     .route(

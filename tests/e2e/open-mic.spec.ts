@@ -226,8 +226,14 @@ test('the own hands-free loop: speak, hear the reply, barge in mid-reply; the re
   // The VAD's model and WebAssembly come from the app itself.
   await expect(page.getByText('Pre-loaded')).toBeVisible({ timeout: 30_000 });
   const before = fake.transcriptions.length;
+  const listings = fake.modelListings;
 
+  // Start readies the first turn on the server (speech-to-text's connection, the chat) at once.
+  const warmed = page.waitForResponse((r) => r.url().endsWith('/voice/warm'));
   await page.getByRole('button', { name: 'Start Voice Chat' }).click();
+  expect((await warmed).status()).toBe(204);
+  expect(fake.modelListings).toBeGreaterThan(listings);
+  expect(fake.transcriptions.length).toBe(before);
   await expect(callStatus(page)).toContainText('Connected', { timeout: 60_000 });
 
   // The first sentence is a turn: transcribed, answered, spoken.

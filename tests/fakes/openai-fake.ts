@@ -38,6 +38,8 @@ export interface FakeOpenAI {
   transcriptions: RecordedTranscription[];
   speeches: RecordedSpeech[];
   setAudio(settings: Partial<FakeAudioSettings>): void;
+  /** GET /v1/models requests so far (open mic's speech-to-text warm-up asks for it). */
+  readonly modelListings: number;
   close(): Promise<void>;
 }
 
@@ -80,6 +82,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const requests: RecordedEmbeddingRequest[] = [];
   const chatRequests: RecordedChatRequest[] = [];
   let released: (() => void)[] = [];
+  let modelListings = 0;
   const handleChat = createChatHandler({ settings: chatSettings, requests: chatRequests, onAbort: () => {} });
   const audioSettings: FakeAudioSettings = { ...defaultAudioSettings(), ...options.audio };
   const transcriptions: RecordedTranscription[] = [];
@@ -132,6 +135,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(audioSettings));
       }
       if (req.method === 'GET' && path === '/v1/models') {
+        modelListings += 1;
         return void res
           .writeHead(200, { 'content-type': 'application/json' })
           .end(JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model' }, { id: 'fake-embedding', object: 'model' }] }));
@@ -157,6 +161,9 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     audioSettings,
     transcriptions,
     speeches,
+    get modelListings() {
+      return modelListings;
+    },
     setAudio(next) {
       Object.assign(audioSettings, next);
     },

@@ -23,7 +23,29 @@ export function createOpenAISpeechToText(options: OpenAISpeechToTextOptions): Sp
     fileFormats: ['wav', 'mp3', 'm4a'],
     transcribe: (wav, signal, opts) => send(wav, 'wav', signal, opts?.verbatim ? VERBATIM_PROMPT : undefined),
     transcribeFile: (piece, signal) => send(piece.bytes, piece.format, signal),
+    warm,
   };
+
+  /**
+   * The first transcription after start-up cost 300-400 ms more than the next ones: fetch's code
+   * loads on first use, the multipart body is encoded for the first time, and the connection is
+   * new. A free GET of the models list (a whisper server without it answers 404, which is just as
+   * good) and one encoded form pay for all three before the person has finished speaking.
+   */
+  async function warm(): Promise<void> {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(44)], { type: AUDIO_MIME.wav }), 'speech.wav');
+    await new Request(url, { method: 'POST', body: form }).arrayBuffer().catch(() => undefined);
+    try {
+      const res = await fetch(`${options.baseUrl.replace(/\/+$/, '')}/models`, {
+        headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
+        signal: AbortSignal.timeout(5000),
+      });
+      await res.arrayBuffer();
+    } catch {
+      // Only a warm-up: the turn itself reports a service that cannot be reached.
+    }
+  }
 
   async function send(bytes: Uint8Array, format: AudioFormat, signal?: AbortSignal, prompt?: string): Promise<string> {
     const form = new FormData();

@@ -14,6 +14,11 @@ export interface SpeechToText {
   readonly fileFormats: readonly AudioFormat[];
   /** The words in one piece of an uploaded audio file (audio-file.ts). Throws SpeechProviderError. */
   transcribeFile(piece: AudioPiece, signal?: AbortSignal): Promise<string>;
+  /**
+   * Readies the client before a call's first turn (open mic): the HTTP client's code and a
+   * connection to the service, so the first recording does not pay for them. Never throws.
+   */
+  warm?(): Promise<void>;
 }
 
 export type SynthProvider = 'embedded' | 'festival' | 'openai' | 'elevenlabs';

@@ -5,6 +5,7 @@ import type { AppConfig } from '../../config';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import type { Logger } from '../../lib/logger';
+import type { Viewer } from '../../auth/session';
 import { createChatResponder, createEmbeddings, type ChatResponder } from '../../ai/providers';
 import { createQuestionService } from '../questions/questions.service';
 import { questionRoutes } from '../questions/questions.routes';
@@ -102,6 +103,14 @@ export function createConversationsModule(deps: ConversationsModuleDeps) {
       } catch (err) {
         logger.warn('context cache preload failed', err instanceof Error ? err.message : err);
       }
+    },
+    /**
+     * Open mic's call start: one preview of a greeting runs what a first question runs before its
+     * first token (access check, moderation, retrieval with this personality's index, the persona
+     * from the context cache), so the call's first turn finds them ready. Nothing is saved.
+     */
+    warm: async (viewer: Viewer | null, personalityId: string): Promise<void> => {
+      await chat.preview(viewer, personalityId, { message: 'Hello, how are you today?' });
     },
     /** Settles when the background preloading has (for a clean shutdown). */
     settled: () => warming,

@@ -99,6 +99,11 @@ export function createVoiceService(deps: VoiceDeps) {
       };
     },
 
+    /** Readies speech-to-text for a call's first turn (its client, a connection); never throws. */
+    warm: async (): Promise<void> => {
+      await stt?.warm?.().catch(() => undefined);
+    },
+
     /** Settled before a byte of the body is read: 404 for whoever may not see the personality. */
     visiblePersonality: (id: string, viewerId: string | null) => loadVisiblePersonality(db, id, viewerId),
 

@@ -58,7 +58,9 @@ export function useChatSession(options: ChatSessionOptions) {
   const send = useCallback(
     async (text: string, { previewId, onReply, pronunciationReport }: SendOptions = {}): Promise<boolean> => {
       const message = text.trim();
-      if (!message || abortRef.current) return false;
+      // A stopped reply still tearing down does not hold the next message back (open mic's
+      // barge-in sends the next turn right after stopping the last one).
+      if (!message || (abortRef.current && !abortRef.current.signal.aborted)) return false;
       const { options: opts, messages: before, conversationId: current } = latest.current;
       const controller = new AbortController();
       abortRef.current = controller;
@@ -146,8 +148,11 @@ export function useChatSession(options: ChatSessionOptions) {
             all.flatMap((m) => (m.id !== replyId ? [m] : m.content.trim() ? [{ ...m, kind: 'stopped' as const, streaming: false }] : [])),
           );
         }
-        abortRef.current = null;
-        setStreaming(false);
+        // Unless a newer send has started since this one was stopped: it is that one's now.
+        if (abortRef.current === controller) {
+          abortRef.current = null;
+          setStreaming(false);
+        }
         latest.current.options.onSettled?.();
       }
       return !refused;

@@ -21,7 +21,7 @@ async function apiError(res: Response, fallback: string): Promise<ApiError> {
   return new ApiError(res.status, body?.error?.code ?? 'UNKNOWN', body?.error?.message ?? fallback);
 }
 
-const voicePath = (personalityId: string, what: 'transcribe' | 'speech') => `/api/personalities/${encodeURIComponent(personalityId)}/voice/${what}`;
+const voicePath = (personalityId: string, what: 'transcribe' | 'speech' | 'warm') => `/api/personalities/${encodeURIComponent(personalityId)}/voice/${what}`;
 
 export interface Transcript {
   text: string;
@@ -80,4 +80,12 @@ export async function synthesize(personalityId: string, text: string, signal?: A
     multiplier: Number.isFinite(multiplier) && multiplier > 0 ? multiplier : 1,
     provider: res.headers.get('x-voice-provider') ?? 'unknown',
   };
+}
+
+/**
+ * An open-mic call is starting: the server readies speech-to-text and the chat for its first turn
+ * while the person speaks. Best effort: a refusal here is met again, and reported, by the turn.
+ */
+export async function warmVoice(personalityId: string): Promise<void> {
+  await fetch(voicePath(personalityId, 'warm'), { method: 'POST', credentials: 'same-origin' }).catch(() => undefined);
 }

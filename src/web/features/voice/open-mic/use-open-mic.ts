@@ -6,7 +6,7 @@ import { toast } from 'sonner';
 import { messages } from '../../../../shared/messages';
 import { ApiError } from '../../../lib/api-client';
 import type { SendOptions } from '../../conversation/hooks/use-chat-session';
-import { transcribe } from '../api/voice-api';
+import { transcribe, warmVoice } from '../api/voice-api';
 import { browserHints, microphoneErrorMessage, microphoneSupported } from '../audio/microphone-errors';
 import { useSpeechPlayer } from '../hooks/use-speech-player';
 import { startAgentCall } from './agent-call';
@@ -138,6 +138,8 @@ export function useOpenMic(options: OpenMicOptions) {
         call.current = await startAgentCall({ signedUrl, volume: speech.muted ? 0 : speech.volume * PLAYBACK_GAIN, events, onLine: onAgentLine });
       } else {
         setPreloadedCall(wasReady);
+        // The server readies the first turn while the microphone and voice detection start.
+        void warmVoice(personality.id);
         const opts = latest.current;
         // In the click itself, before anything is awaited: browsers only let audio start in a gesture.
         const audioContext = typeof AudioContext === 'undefined' ? undefined : new AudioContext();

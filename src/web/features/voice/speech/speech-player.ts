@@ -8,7 +8,8 @@ import { ApiError } from '../../../lib/api-client';
 import { messages } from '../../../../shared/messages';
 import { playbackVolume, voiceVolumeMultiplier } from '../../../../shared/voice-volume';
 import { synthesize } from '../api/voice-api';
-import { playChime } from '../audio/chime';
+import { playChime, type Chime } from '../audio/chime';
+import { encodeWav } from '../audio/wav-encoder';
 
 export type Clip =
   | { kind: 'audio'; url: string; blob: Blob; multiplier: number; decoded?: Promise<AudioBuffer | null> }
@@ -49,6 +50,7 @@ export class SpeechPlayer {
   /** During an open-mic call: the call's running AudioContext, and the sentence playing through it. */
   private context: AudioContext | null = null;
   private source: { node: AudioBufferSourceNode; gain: GainNode } | null = null;
+  private chime: Chime | null = null;
   private currentMultiplier = 1;
   private unblock: (() => void) | null = null;
   private failedReplies = new Set<string>();
@@ -94,6 +96,9 @@ export class SpeechPlayer {
    */
   setCallContext(context: AudioContext | null) {
     this.context = context;
+    // The first decodeAudioData in a context is slow (the decoder starts): paid at call start
+    // with a few silent samples, not by the first reply.
+    if (context) void context.decodeAudioData(encodeWav(new Float32Array(160), 16000).buffer).catch(() => undefined);
   }
 
   /** Silences everything now and forgets the queue (a new recording, leaving the tab). */
@@ -107,6 +112,8 @@ export class SpeechPlayer {
       this.current = null;
     }
     this.stopSource();
+    this.chime?.stop();
+    this.chime = null;
     if (typeof speechSynthesis !== 'undefined') speechSynthesis.cancel();
     this.setBlocked(null);
     if (this.running) {
@@ -178,7 +185,12 @@ export class SpeechPlayer {
       if (item.kind === 'chime') {
         const { volume, muted } = this.options.level();
         // Only after something was heard of this reply.
-        if (!this.failedReplies.has(item.replyId) || this.spoken.has(item.replyId)) await playChime(muted ? 0 : volume);
+        if (!this.failedReplies.has(item.replyId) || this.spoken.has(item.replyId)) {
+          const chime = playChime(muted ? 0 : volume, this.runningContext());
+          this.chime = chime;
+          await chime.done;
+          if (this.chime === chime) this.chime = null;
+        }
       } else {
         this.prefetch();
         const clip = await (item.clip ?? this.fetchClip(item));
