@@ -2,6 +2,7 @@
 // (one byte more tells "too large" apart from "exactly 10 MB"), the rest of an oversized body is
 // not read. The uploaded name is never used: the content decides what the file is.
 import Busboy from 'busboy';
+import { feedMultipart } from '../../lib/multipart-feed';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../auth/session';
 import { AppError } from '../../lib/errors';
@@ -50,33 +51,13 @@ export async function readCardUpload(c: Context<AppEnv>): Promise<Buffer> {
       stream.on('close', () => resolve({ bytes: Buffer.concat(parts), truncated }));
     });
   });
-  const finished = new Promise<void>((resolve, reject) => {
-    busboy.on('close', resolve);
-    busboy.on('error', reject);
-  });
-  finished.catch(() => {});
-
   const reader = body.getReader();
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > CARD_MAX_BYTES + BODY_SLACK) {
-        busboy.destroy();
-        await reader.cancel().catch(() => {});
-        throw notACard('it is larger than 10 MB');
-      }
-      if (!busboy.write(value)) await new Promise((r) => busboy.once('drain', r));
-    }
-    busboy.end();
-    await finished;
-  } catch (err) {
-    busboy.destroy();
-    if (err instanceof AppError) throw err;
-    throw new AppError('BAD_REQUEST', messages.cards.noFile);
+  const fed = await feedMultipart(reader, busboy, CARD_MAX_BYTES + BODY_SLACK);
+  if (fed === 'too-large') {
+    await reader.cancel().catch(() => {});
+    throw notACard('it is larger than 10 MB');
   }
+  if (fed === 'malformed') throw new AppError('BAD_REQUEST', messages.cards.noFile);
   if (!file) throw new AppError('BAD_REQUEST', messages.cards.noFile);
   const { bytes, truncated } = await file;
   if (truncated || bytes.length > CARD_MAX_BYTES) throw notACard('it is larger than 10 MB');
