@@ -18,7 +18,7 @@ import type { Mailer } from './auth/mailer';
 import { sessionMiddleware, type AppEnv, type Viewer } from './auth/session';
 import { createSessionCache } from './auth/session-cache';
 import { invalidationBus } from './lib/invalidation-bus';
-import { rateLimit } from './modules/rate-limits/rate-limits.middleware';
+import { rateLimit, rateLimitBeside } from './modules/rate-limits/rate-limits.middleware';
 import { serverTiming } from './lib/server-timing';
 import { createPersonalityService } from './modules/personalities/personalities.service';
 import { personalityRoutes } from './modules/personalities/personalities.routes';
@@ -195,8 +195,11 @@ export function createApp(deps: AppDeps) {
   // Changing the password signs the person's other sessions out, whatever the client asked.
   app.use('/api/auth/change-password', forceRevokeOtherSessions());
   // Chat and URL import cost model calls and fetches: limited per user (per address signed out).
-  const chatLimit = rateLimit(db, clock, { endpoint: 'chat', max: config.rateLimits.chatPerMinute, windowSeconds: 60 });
-  app.on('POST', ['/api/personalities/:id/chat', '/api/personalities/:id/chat/preview'], chatLimit);
+  const chatRule = { endpoint: 'chat', max: config.rateLimits.chatPerMinute, windowSeconds: 60 };
+  const chatLimit = rateLimit(db, clock, chatRule);
+  app.on('POST', '/api/personalities/:id/chat/preview', chatLimit);
+  // The chat itself counts its hit beside the access check and retrieval (chat.routes.ts awaits it).
+  app.on('POST', '/api/personalities/:id/chat', rateLimitBeside(db, clock, chatRule));
   app.on('POST', '/api/personalities/:id/reports', rateLimit(db, clock, { endpoint: 'reports', max: config.rateLimits.feedbackPerHour, windowSeconds: 3600 }));
   app.on(
     'POST',

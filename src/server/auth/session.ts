@@ -23,6 +23,8 @@ export interface SessionVariables {
   clientIp?: string | null;
   /** Whether the session this request came with is still signed in (long-lived streams re-check it). */
   sessionStillValid: () => Promise<boolean>;
+  /** A rate limit counted beside the route's own work (rate-limits.middleware.ts: rateLimitBeside). */
+  rateLimitVerdict?: Promise<void>;
 }
 
 export type AppEnv = { Variables: SessionVariables };

@@ -124,6 +124,11 @@ describe('request rules', () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited.body.error.message).toBe('Too many requests. Please wait a few minutes before trying again.');
+    // The chat counts its hit beside its reads (rateLimitBeside), but a refused message is never
+    // answered or kept: no conversation and no logged question carry it.
+    const kept = JSON.stringify([(await owner.get(`/api/personalities/${id}/conversations`)).body, (await owner.get(`/api/personalities/${id}/questions`)).body]);
+    expect(kept).toContain('hello 1');
+    expect(kept).not.toContain('one more');
     // Another person is not affected by this one's use.
     const other = await server.user();
     const theirs = await createPersonality(other);
