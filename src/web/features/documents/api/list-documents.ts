@@ -8,11 +8,27 @@ export function newestFirst(documents: DocumentDto[]): DocumentDto[] {
   return [...documents].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
 }
 
+/**
+ * Each document as the later of two answers (by updatedAt, which every change of state moves; on a
+ * tie, the answer being written). The list is written by fetches and by the live event stream: a
+ * fetch sent before a job failed but answered after the stream said so would otherwise put the
+ * document back to "Processing", and the stream, with nothing new to say, would never correct it.
+ */
+export function keepLatest(previous: unknown, next: unknown): unknown {
+  if (!Array.isArray(previous) || !Array.isArray(next)) return next;
+  const before = new Map((previous as DocumentDto[]).map((d) => [d.id, d]));
+  return (next as DocumentDto[]).map((d) => {
+    const old = before.get(d.id);
+    return old && old.updatedAt > d.updatedAt ? old : d;
+  });
+}
+
 export const listDocumentsQueryOptions = (personalityId: string) =>
   queryOptions({
     queryKey: documentsKeys.list(personalityId),
     queryFn: async () =>
       newestFirst((await unwrap(api.api.personalities[':id'].documents.$get({ param: { id: personalityId } }))).documents),
+    structuralSharing: keepLatest,
   });
 
 /**
