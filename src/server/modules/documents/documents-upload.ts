@@ -16,6 +16,8 @@ import type { UploadResponse, UploadResult } from '../../../shared/schemas/docum
 import type { DocumentService } from './documents.service';
 import { DocumentSniffer, type SniffResult } from './file-sniff';
 import type { StreamingStore } from './store-as-it-streams';
+
+type AcceptedFile = Extract<SniffResult, { ok: true }>;
 import { feedMultipart } from '../../lib/multipart-feed';
 import { cleanDisplayName } from './display-name';
 import { AppError } from '../../lib/errors';
@@ -84,7 +86,7 @@ export async function handleUpload(c: Context<AppEnv>, service: DocumentService,
   let aborted = false;
   let isPrivate = false;
   let fileCount = 0;
-  const arriving = new Set<StreamingStore<SniffResult>>();
+  const arriving = new Set<StreamingStore<SniffResult, AcceptedFile>>();
   // Documents are recorded one after another, in the order their files came.
   let chain: Promise<unknown> = Promise.resolve();
 
@@ -103,7 +105,7 @@ export async function handleUpload(c: Context<AppEnv>, service: DocumentService,
     if (!sniffer.kind) return refuse(messages.documents.unsupported(fileName));
     const privateNow = isPrivate;
     // Stored as it arrives and judged on the way: a file is never held whole.
-    const upload = service.storeAsItStreams<SniffResult>(personality, fileName, stream, { maxBytes: FILE_MAX, sniffer, accept: (verdict) => verdict.ok });
+    const upload = service.storeAsItStreams(personality, fileName, stream, { maxBytes: FILE_MAX, sniffer, accept: (verdict): verdict is AcceptedFile => verdict.ok });
     arriving.add(upload);
     const result = upload.outcome.then(async (stored): Promise<UploadResult> => {
       arriving.delete(upload);
@@ -113,7 +115,7 @@ export async function handleUpload(c: Context<AppEnv>, service: DocumentService,
         if (!aborted) logger.error('storing an uploaded document failed', stored.reason === 'failed' ? stored.error : stored.reason);
         return { fileName, ok: false, error: messages.documents.uploadFailed };
       }
-      if (aborted || !stored.verdict.ok) {
+      if (aborted) {
         await service.discardStored(upload.key).catch(() => {});
         return { fileName, ok: false, error: messages.documents.uploadFailed };
       }

@@ -20,7 +20,7 @@ import * as repo from './documents.repository';
 import { PROCESS_JOB, type ProcessPayload } from './document-processor';
 import type { DocumentEvents } from './documents-events';
 import type { DocumentKind } from './file-sniff';
-import { storeAsItStreams } from './store-as-it-streams';
+import { storeAsItStreams, type StoreOptions } from './store-as-it-streams';
 import { MIME_BY_KIND } from './file-sniff';
 
 export interface DocumentServiceDeps {
@@ -179,7 +179,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
      * `keyName`; once its outcome is ok, `recordStored` makes it a document, and when anything
      * after that refuses it, `discardStored` removes the blob.
      */
-    storeAsItStreams<V>(personality: PersonalityRow, keyName: string, source: Readable, opts: Parameters<typeof storeAsItStreams<V>>[3]) {
+    storeAsItStreams<V, A extends V>(personality: PersonalityRow, keyName: string, source: Readable, opts: StoreOptions<V, A>) {
       const key = documentKey(personality.userId, personality.id, keyName, deps.clock.now());
       return { key, ...storeAsItStreams(storage, key, source, opts) };
     },

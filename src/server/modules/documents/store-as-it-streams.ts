@@ -13,29 +13,32 @@ export interface StreamSniffer<V> {
   finish(): V;
 }
 
-export type StoreOutcome<V> =
-  | { ok: true; sizeBytes: number; contentHash: string; verdict: V }
+/** `A` is the verdicts `accept` lets through, so an ok outcome carries an accepting verdict. */
+export type StoreOutcome<V, A extends V = V> =
+  | { ok: true; sizeBytes: number; contentHash: string; verdict: A }
   | { ok: false; reason: 'too-large' }
   | { ok: false; reason: 'refused'; verdict: V }
   | { ok: false; reason: 'failed'; error: unknown };
 
-export interface StreamingStore<V> {
-  outcome: Promise<StoreOutcome<V>>;
+export interface StreamingStore<V, A extends V = V> {
+  outcome: Promise<StoreOutcome<V, A>>;
   /** Stops the upload (the request was cut short): nothing is kept. */
   abort(): void;
 }
 
 class GateClosed extends Error {}
 
-export function storeAsItStreams<V>(
-  storage: BlobStorage,
-  key: string,
-  source: Readable,
-  opts: { maxBytes: number; sniffer: StreamSniffer<V>; accept(verdict: V): boolean },
-): StreamingStore<V> {
+export interface StoreOptions<V, A extends V> {
+  maxBytes: number;
+  sniffer: StreamSniffer<V>;
+  accept(verdict: V): verdict is A;
+}
+
+export function storeAsItStreams<V, A extends V>(storage: BlobStorage, key: string, source: Readable, opts: StoreOptions<V, A>): StreamingStore<V, A> {
   const hash = crypto.createHash('sha256');
   let sizeBytes = 0;
   let verdict: V | undefined;
+  let accepted: A | undefined;
   let closedBy: 'too-large' | 'refused' | undefined;
 
   const gate = new Transform({
@@ -52,7 +55,10 @@ export function storeAsItStreams<V>(
     },
     flush(done) {
       verdict = opts.sniffer.finish();
-      if (opts.accept(verdict)) return done();
+      if (opts.accept(verdict)) {
+        accepted = verdict;
+        return done();
+      }
       closedBy = 'refused';
       done(new GateClosed('refused'));
     },
@@ -69,8 +75,8 @@ export function storeAsItStreams<V>(
   source.pipe(gate);
 
   const outcome = storage.put(key, gate).then(
-    (): StoreOutcome<V> => ({ ok: true, sizeBytes, contentHash: hash.digest('hex'), verdict: verdict as V }),
-    (error: unknown): StoreOutcome<V> => {
+    (): StoreOutcome<V, A> => ({ ok: true, sizeBytes, contentHash: hash.digest('hex'), verdict: accepted as A }),
+    (error: unknown): StoreOutcome<V, A> => {
       if (closedBy === 'too-large') return { ok: false, reason: 'too-large' };
       if (closedBy === 'refused') return { ok: false, reason: 'refused', verdict: verdict as V };
       return { ok: false, reason: 'failed', error };
