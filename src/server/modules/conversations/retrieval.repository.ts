@@ -146,16 +146,20 @@ export async function readCandidates(
   candidates: { documentId: string; chunkIndex: number }[],
 ): Promise<{ chunkId: string; documentId: string; fileName: string; chunkIndex: number; content: string }[]> {
   if (candidates.length === 0) return [];
+  // Driven by the wanted keys (a unique-index probe each). Written as "(document, index) in (...)"
+  // the planner probed every usable document's index for every key: at 100 documents of 1,000
+  // chunks, 17 ms on PGlite instead of about 1.
   const result = await db.execute(sql`
-    with usable as (${usableDocumentsSql(scope)})
-    select c.id, c.document_id, d.file_name, c.chunk_index, c.content
-    from ${chunks} c
-    join usable u on u.id = c.document_id
-    join ${documents} d on d.id = c.document_id
-    where (c.document_id, c.chunk_index) in (${sql.join(
+    with usable as (${usableDocumentsSql(scope)}),
+    wanted (document_id, chunk_index) as (values ${sql.join(
       candidates.map((k) => sql`(${k.documentId}::uuid, ${k.chunkIndex}::int)`),
       sql`, `,
-    )})`);
+    )})
+    select c.id, c.document_id, d.file_name, c.chunk_index, c.content
+    from wanted w
+    join ${chunks} c on c.document_id = w.document_id and c.chunk_index = w.chunk_index
+    join ${documents} d on d.id = c.document_id
+    where c.document_id in (select u.id from usable u)`);
   return rowsOf(result).map((r) => ({
     chunkId: String(r.id),
     documentId: String(r.document_id),
