@@ -16,8 +16,13 @@ import * as repo from './retrieval.repository';
  */
 const DEFAULT_BUDGET_BYTES = 128 * 1024 * 1024;
 
+/** A question's searchable words and the documents the asker may use (one statement). */
+export type QuestionWords = Awaited<ReturnType<typeof repo.questionAndDocuments>>;
+
 export interface LexicalSearch {
-  search(scope: repo.ChunkScope, text: string, limit: number): Promise<repo.RankedSearch>;
+  /** Reads what `search` starts from, so the caller can share the documents with the vector side. */
+  questionWords(scope: repo.ChunkScope, text: string): Promise<QuestionWords>;
+  search(scope: repo.ChunkScope, text: string, limit: number, asked?: QuestionWords): Promise<repo.RankedSearch>;
   /** Loads a personality's public postings ahead of its first question (start-up preloading). */
   warm(personalityId: string): Promise<void>;
 }
@@ -63,11 +68,15 @@ export function createLexicalSearch(db: Database, opts: { budgetBytes?: number }
     return row ? parsePostings(row.postings, row.chunkGeneration, row.chunkCount) : parsePostings('', d.chunkGeneration, 0);
   }
 
+  // Words that say nothing of the subject (ever, like, two, first...) are dropped with a kept
+  // English stopword list before the database stems the rest the way it indexed the chunks.
+  const questionWords = (scope: repo.ChunkScope, text: string) =>
+    repo.questionAndDocuments(db, scope, contentWords(text).join(' '), namedWords(text).join(' '));
+
   return {
-    async search(scope, text, limit) {
-      // Words that say nothing of the subject (ever, like, two, first...) are dropped with a kept
-      // English stopword list before the database stems the rest the way it indexed the chunks.
-      const { terms, nameTerms, documents } = await repo.questionAndDocuments(db, scope, contentWords(text).join(' '), namedWords(text).join(' '));
+    questionWords,
+    async search(scope, text, limit, asked) {
+      const { terms, nameTerms, documents } = asked ?? (await questionWords(scope, text));
       const documentsNotReady = documents.filter((d) => d.notReady).length;
       if (terms.length === 0 || documents.length === 0) {
         return { hits: [], documentsNotReady, documents: documents.length, terms: terms.length, absentTerms: terms.length, absentNames: nameTerms.length, ceiling: 0 };

@@ -72,7 +72,8 @@ export interface Retriever {
 /** Vector side of hybrid retrieval: embeds the question, finds the nearest chunks, reads candidates' vectors. */
 export interface VectorSearch {
   embedQuery(text: string): Promise<number[]>;
-  nearest(scope: repo.ChunkScope, embedding: number[], limit: number): Promise<ChunkHit[]>;
+  /** `documents`: the asker's usable documents when the caller has just read them (saves reading them again). */
+  nearest(scope: repo.ChunkScope, embedding: number[], limit: number, documents?: repo.UsableDocument[]): Promise<ChunkHit[]>;
   vectorsOf(chunkIds: string[], embedding: number[]): Promise<CandidateVectors[]>;
 }
 
@@ -131,24 +132,31 @@ export function createRetriever(db: Database, vectors: VectorSearch | undefined,
     warm: (personalityId) => fullText.warm(personalityId),
     async search(query) {
       const scope = scopeOf(query);
+      const asked = await fullText.questionWords(scope, query.text);
       // Full-text only: the ranking is final, so only enough candidates to skip near-duplicates
       // are read with their text (fewer bytes before the first token).
-      const lexicalSearch = fullText.search(scope, query.text, vectors ? CANDIDATES : Math.min(CANDIDATES, query.limit * 3));
+      const lexicalSearch = fullText.search(scope, query.text, vectors ? CANDIDATES : Math.min(CANDIDATES, query.limit * 3), asked);
       let embedding: number[] | undefined;
       let nearest: ChunkHit[] = [];
-      // No documents the asker may use (the lexical side knows in a few ms): nothing to embed the
-      // question for, so a personality without documents never waits for the embedding model.
-      if (vectors && (await lexicalSearch).documents > 0) {
-        try {
-          embedding = await vectors.embedQuery(asFirstPerson(query.text));
-          nearest = await vectors.nearest(scope, embedding, CANDIDATES);
-        } catch (err) {
-          // An embedding outage must not silence the reply: full-text still answers.
-          embedding = undefined;
-          logger?.warn('vector search failed; using full-text only', err instanceof Error ? err.message : err);
-        }
-      }
+      // The vector side runs beside the full-text one (embedding the question and the bit scan
+      // overlap its statements). No documents the asker may use: nothing to embed the question
+      // for, so a personality without documents never waits for the embedding model.
+      const vectorSide =
+        vectors && asked.documents.length > 0
+          ? (async () => {
+              try {
+                embedding = await vectors.embedQuery(asFirstPerson(query.text));
+                nearest = await vectors.nearest(scope, embedding, CANDIDATES, asked.documents);
+              } catch (err) {
+                // An embedding outage must not silence the reply: full-text still answers.
+                embedding = undefined;
+                nearest = [];
+                logger?.warn('vector search failed; using full-text only', err instanceof Error ? err.message : err);
+              }
+            })()
+          : undefined;
       const lexical = await lexicalSearch;
+      await vectorSide;
       const lexicalPart = (bm25: number) => (lexical.ceiling > 0 ? Math.min(1, bm25 / lexical.ceiling) : 0);
       const candidates = new Map<string, { hit: Omit<ChunkHit, 'score'>; bm25: number }>();
       for (const h of lexical.hits) candidates.set(h.chunkId, { hit: h, bm25: h.score });

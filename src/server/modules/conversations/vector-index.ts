@@ -95,8 +95,8 @@ export function createVectorIndex(
   return {
     embedQuery: async (text) => (await embeddings.embed([text.slice(0, 4000)]))[0]!,
 
-    async nearest(scope, embedding, limit) {
-      const { documents } = await repo.questionAndDocuments(db, scope, '');
+    async nearest(scope, embedding, limit, usable) {
+      const documents = usable ?? (await repo.questionAndDocuments(db, scope, '')).documents;
       if (documents.length === 0 || embedding.length === 0) return [];
       const indexed: { id: string; entry: Entry }[] = [];
       for (const d of documents) indexed.push({ id: d.id, entry: await entryFor(d) });
