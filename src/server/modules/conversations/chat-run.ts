@@ -19,6 +19,7 @@ import { wordChunks } from '../../ai/offline/offline-responder';
 import type { PersonalityRow } from '../personalities/personalities.repository';
 import type { QuestionService } from '../questions/questions.service';
 import * as repo from './conversations.repository';
+import { insertQuestionSql } from '../questions/questions.repository';
 import { NEW_CONVERSATION_TITLE, titleFromMessage } from './conversations.service';
 import type { ContextCache } from './context-cache';
 import type { PreviewPayload } from './preview-token';
@@ -72,40 +73,36 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
   const conversationId = isNew ? crypto.randomUUID() : ex.conversationId;
   const userMessageId = viewer ? crypto.randomUUID() : null;
 
-  // The question and the person's message: once, beside the model call. 'none': nothing to save
-  // (an anonymous visitor's conversation lives in the browser); 'failed': the database refused.
+  // The question and the person's message: once, beside the model call, in one statement (a new
+  // conversation's row and greeting, the message, the owner's question log: repo.saveQuestion).
+  // 'none': nothing to save but the question log (an anonymous visitor's conversation lives in
+  // the browser; that log stays best-effort); 'failed': the database refused, nothing was saved.
   let persisted: Promise<'saved' | 'none' | 'failed'> | undefined;
   const persist = () =>
     (persisted ??= (async () => {
-      const logged = deps.questions.log(ex.personality.id, ex.message, viewer?.id ?? null);
+      if (!viewer || !conversationId) {
+        await deps.questions.log(ex.personality.id, ex.message, null);
+        return 'none';
+      }
+      const title = titleFromMessage(ex.message);
       try {
-        if (!viewer || !conversationId) return 'none';
-        const title = titleFromMessage(ex.message);
-        if (isNew) {
-          await repo.insertConversation(db, {
-            id: conversationId,
-            userId: viewer.id,
-            personalityId: ex.personality.id,
-            title,
-            greeting: ex.greeting,
-            now: new Date(askedAt.getTime() - 1),
-          });
-        }
-        await repo.insertMessage(db, {
-          id: userMessageId!,
-          conversationId,
-          role: 'user',
-          kind: 'message',
-          content: ex.message,
-          now: askedAt,
-          rename: ex.conversationTitle === NEW_CONVERSATION_TITLE ? title : undefined,
+        await repo.saveQuestion(db, {
+          conversation: isNew
+            ? { userId: viewer.id, personalityId: ex.personality.id, title, greeting: ex.greeting, now: new Date(askedAt.getTime() - 1) }
+            : undefined,
+          message: {
+            id: userMessageId!,
+            conversationId,
+            content: ex.message,
+            now: askedAt,
+            rename: ex.conversationTitle === NEW_CONVERSATION_TITLE ? title : undefined,
+          },
+          question: insertQuestionSql({ personalityId: ex.personality.id, questionText: ex.message, userId: viewer.id, askedAt }),
         });
         return 'saved';
       } catch (err) {
         logger.error(`could not save a chat message (conversation ${conversationId})`, err instanceof Error ? err.message : err);
         return 'failed';
-      } finally {
-        await logged;
       }
     })());
 

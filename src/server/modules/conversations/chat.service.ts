@@ -68,29 +68,30 @@ export function createChatService(deps: ChatDeps) {
   }
 
   /**
-   * The saved conversation's recent messages (its owner's, of this personality, checked in SQL),
-   * when the exchange continues one; undefined for a new or anonymous conversation.
+   * The access check and, when the exchange continues a saved conversation, its recent messages,
+   * in one statement (repo.findVisibleWithHistory): the personality's visibility, then the
+   * conversation's ownership (the asker's own, with this personality, checked in SQL), refused in
+   * that order. No history for a new or anonymous conversation.
    */
-  async function savedHistory(viewer: Viewer | null, personalityId: string, input: ExchangeInput) {
-    if (!input.conversationId) return undefined;
-    const saved =
-      viewer && isUuid(input.conversationId)
-        ? // Twice the bound: greetings and fallbacks are dropped before bounding.
-          await repo.recentHistory(db, {
-            conversationId: input.conversationId,
-            viewerId: viewer.id,
-            personalityId,
-            limit: limits.chatHistoryMaxMessages * 2,
-          })
-        : undefined;
-    if (!saved) throw new AppError('NOT_FOUND', messages.chat.conversationNotFound);
-    return saved;
+  async function accessAndHistory(viewer: Viewer | null, personalityId: string, input: ExchangeInput) {
+    const wanted = input.conversationId;
+    const found = await repo.findVisibleWithHistory(db, {
+      personalityId,
+      viewerId: viewer?.id ?? null,
+      // Not a well-formed id, or nobody signed in: not read (and refused below).
+      conversationId: wanted && viewer && isUuid(wanted) ? wanted : null,
+      // Twice the bound: greetings and fallbacks are dropped before bounding.
+      limit: limits.chatHistoryMaxMessages * 2,
+    });
+    if (!found) throw new AppError('NOT_FOUND', messages.personality.notFound);
+    if (wanted && !found.history) throw new AppError('NOT_FOUND', messages.chat.conversationNotFound);
+    return { personality: found.personality, saved: found.history ?? undefined };
   }
 
   /** The history to send back, and the saved conversation's title when there is one. */
   function history(
     viewer: Viewer | null,
-    saved: Awaited<ReturnType<typeof savedHistory>>,
+    saved: repo.SavedHistory | undefined,
     input: ExchangeInput,
     greeting: string,
   ): { turns: ChatTurn[]; title?: string } {
@@ -106,22 +107,19 @@ export function createChatService(deps: ChatDeps) {
   }
 
   /**
-   * Only what the first token needs: the access check, the saved history, retrieval and the
-   * prompt (persona from the context cache). The three reads run together: each filters by the
-   * asker inside its SQL (retrieval returns nothing of a personality the asker may not see), and
-   * nothing they read is used, or answered, unless the access check passes.
+   * Only what the first token needs: the access check with the saved history (one statement),
+   * retrieval and the prompt (persona from the context cache). The two run together: retrieval
+   * filters by the asker inside its SQL (it returns nothing of a personality the asker may not
+   * see), and nothing it reads is used, or answered, unless the access check passes.
    */
   async function prepare(viewer: Viewer | null, personalityId: string, input: ExchangeInput): Promise<Exchange> {
     const viewerId = viewer?.id ?? null;
-    const access = loadVisiblePersonality(db, personalityId, viewerId);
-    if (!isUuid(personalityId)) await access; // throws NOT_FOUND before any other read
-    const reads = Promise.all([
-      savedHistory(viewer, personalityId, input),
-      retriever.search({ personalityId, viewerId, text: input.message, limit: limits.chatPassages }),
-    ]);
-    reads.catch(() => {}); // awaited below, after the access check, whose refusal comes first
-    const personality = await access;
-    const [saved, result] = await reads;
+    if (!isUuid(personalityId)) throw new AppError('NOT_FOUND', messages.personality.notFound);
+    const access = accessAndHistory(viewer, personalityId, input);
+    const search = retriever.search({ personalityId, viewerId, text: input.message, limit: limits.chatPassages });
+    search.catch(() => {}); // awaited below, after the access check, whose refusal comes first
+    const { personality, saved } = await access;
+    const result = await search;
     const { context, hit } = await contexts.get(personality);
     const { turns, title } = history(viewer, saved, input, context.greeting);
     // When the documents cannot answer, nothing is quoted or cited, and the prompt says so.
