@@ -76,7 +76,7 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
   // The question and the person's message: once, beside the model call, in one statement (a new
   // conversation's row and greeting, the message, the owner's question log: repo.saveQuestion).
   // 'none': nothing to save but the question log (an anonymous visitor's conversation lives in
-  // the browser; that log stays best-effort); 'failed': the database refused, nothing was saved.
+  // the browser); 'failed': the database refused the message, nothing of it was saved.
   let persisted: Promise<'saved' | 'none' | 'failed'> | undefined;
   const persist = () =>
     (persisted ??= (async () => {
@@ -85,8 +85,8 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
         return 'none';
       }
       const title = titleFromMessage(ex.message);
-      try {
-        await repo.saveQuestion(db, {
+      const save = (withQuestion: boolean) =>
+        repo.saveQuestion(db, {
           conversation: isNew
             ? { userId: viewer.id, personalityId: ex.personality.id, title, greeting: ex.greeting, now: new Date(askedAt.getTime() - 1) }
             : undefined,
@@ -97,12 +97,22 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
             now: askedAt,
             rename: ex.conversationTitle === NEW_CONVERSATION_TITLE ? title : undefined,
           },
-          question: insertQuestionSql({ personalityId: ex.personality.id, questionText: ex.message, userId: viewer.id, askedAt }),
+          question: withQuestion ? insertQuestionSql({ personalityId: ex.personality.id, questionText: ex.message, userId: viewer.id, askedAt }) : undefined,
         });
+      try {
+        await save(true);
         return 'saved';
-      } catch (err) {
-        logger.error(`could not save a chat message (conversation ${conversationId})`, err instanceof Error ? err.message : err);
-        return 'failed';
+      } catch (first) {
+        // The statement failed as a whole, so nothing of it was kept. The question log is not
+        // critical (spec: its failure never fails the chat): the message is saved without it.
+        try {
+          await save(false);
+          logger.warn(`could not log a question for personality ${ex.personality.id}`, first instanceof Error ? first.message : first);
+          return 'saved';
+        } catch (err) {
+          logger.error(`could not save a chat message (conversation ${conversationId})`, err instanceof Error ? err.message : err);
+          return 'failed';
+        }
       }
     })());
 

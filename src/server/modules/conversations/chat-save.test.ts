@@ -4,7 +4,7 @@
 // the access check and the saved history in one statement, the history only from the asker's own
 // conversation with this personality.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 import { conversationMessages, conversations } from '../../db/schema/conversations';
 import { personalityQuestions } from '../../db/schema/questions';
@@ -41,9 +41,10 @@ afterAll(async () => {
   await server?.close();
 });
 
-const quietLogger = (): Logger & { errors: string[] } => {
+const quietLogger = (): Logger & { errors: string[]; warnings: string[] } => {
   const errors: string[] = [];
-  return { errors, debug() {}, info() {}, warn() {}, error: (msg) => void errors.push(msg) };
+  const warnings: string[] = [];
+  return { errors, warnings, debug() {}, info() {}, warn: (msg) => void warnings.push(msg), error: (msg) => void errors.push(msg) };
 };
 
 const replying: ChatResponder = {
@@ -137,6 +138,24 @@ describe('saving an exchange', () => {
     expect(events.at(-1)).toEqual({ type: 'done', messageId: null, content: 'Ships are safe in harbour.', documentReferences: [], saveFailed: messages.chat.notSaved });
     expect(logger.errors.some((m) => m.includes('could not save a chat message'))).toBe(true);
     expect(await questionsAsked('Is anyone there?')).toBe(0);
+  });
+});
+
+describe('the question log is not critical', () => {
+  it('when it cannot be written, the message is still saved (without it) and the failure is logged', async () => {
+    await db.execute(sql`alter table personality_questions rename to personality_questions_away`);
+    try {
+      const logger = quietLogger();
+      const chat = run(db, 'Still saved?', null, logger);
+      const events = await collect(chat.events(new AbortController().signal));
+      expect(events.at(-1)).toMatchObject({ type: 'done', content: 'Ships are safe in harbour.' });
+      expect((events.at(-1) as { saveFailed?: string }).saveFailed).toBeUndefined();
+      expect((await messagesOf(chat.conversationId!)).map((m) => m.content)).toEqual(['Hello, sailor.', 'Still saved?', 'Ships are safe in harbour.']);
+      expect(logger.warnings.some((m) => m.includes('could not log a question'))).toBe(true);
+      expect(logger.errors).toEqual([]);
+    } finally {
+      await db.execute(sql`alter table personality_questions_away rename to personality_questions`);
+    }
   });
 });
 

@@ -115,14 +115,16 @@ export interface SavedHistory {
  * The person's question in one statement, beside the model call (issue 19): a new conversation's
  * row and greeting (when `conversation` is given), the message (retitling a placeholder title with
  * `rename`), and the owner's question log (`question`, questions.repository.ts). One round trip,
- * and all or nothing: the caller reports a failure in the stream.
+ * and all or nothing: the caller retries without the question log (it is not critical), and
+ * reports a failure to save the message in the stream.
  */
 export async function saveQuestion(
   db: Database,
   q: {
     conversation?: { userId: string; personalityId: string; title: string; greeting: string; now: Date };
     message: { id: string; conversationId: string; content: string; now: Date; rename?: string };
-    question: SQL;
+    /** The question log's insert; undefined saves the message without it. */
+    question?: SQL;
   },
 ): Promise<void> {
   const { conversation: c, message: m } = q;
@@ -150,7 +152,7 @@ export async function saveQuestion(
     if (m.rename) parts.push(sql`r as (update ${conversations} set title = ${m.rename} where ${conversations.id} = (select conversation_id from m))`);
   }
   // A data-modifying WITH runs whether or not the main query reads it.
-  parts.push(sql`q as (${q.question})`);
+  if (q.question) parts.push(sql`q as (${q.question})`);
   await db.execute(sql`with ${sql.join(parts, sql`, `)} select 1`);
 }
 
