@@ -24,6 +24,8 @@ import { boundHistory, buildMessages, buildSystemPrompt, type HistoryTurn } from
 import { pronunciationNote } from './prompt-builder';
 import type { PreviewSigner } from './preview-token';
 import { answeringPassages, type RetrievedPassage, type Retriever } from './retrieval';
+import { questionColumns } from './lexical-search';
+import { readQuestionAndDocuments } from './retrieval.repository';
 import type { ModerationService } from '../moderation/moderation.service';
 
 export interface ChatDeps {
@@ -68,10 +70,11 @@ export function createChatService(deps: ChatDeps) {
   }
 
   /**
-   * The access check and, when the exchange continues a saved conversation, its recent messages,
-   * in one statement (repo.findVisibleWithHistory): the personality's visibility, then the
-   * conversation's ownership (the asker's own, with this personality, checked in SQL), refused in
-   * that order. No history for a new or anonymous conversation.
+   * One statement (repo.findVisibleWithHistory): the access check; when the exchange continues a
+   * saved conversation, its recent messages (the asker's own, with this personality, checked in
+   * SQL); and retrieval's first read, the question's words and the documents the asker may use
+   * (filtered by the asker in its own SQL). Refused in that order: the personality, then the
+   * conversation. No history for a new or anonymous conversation.
    */
   async function accessAndHistory(viewer: Viewer | null, personalityId: string, input: ExchangeInput) {
     const wanted = input.conversationId;
@@ -82,10 +85,11 @@ export function createChatService(deps: ChatDeps) {
       conversationId: wanted && viewer && isUuid(wanted) ? wanted : null,
       // Twice the bound: greetings and fallbacks are dropped before bounding.
       limit: limits.chatHistoryMaxMessages * 2,
+      columns: questionColumns({ personalityId, viewerId: viewer?.id ?? null }, input.message),
     });
     if (!found) throw new AppError('NOT_FOUND', messages.personality.notFound);
     if (wanted && !found.history) throw new AppError('NOT_FOUND', messages.chat.conversationNotFound);
-    return { personality: found.personality, saved: found.history ?? undefined };
+    return { personality: found.personality, saved: found.history ?? undefined, known: readQuestionAndDocuments(found.extra) };
   }
 
   /** The history to send back, and the saved conversation's title when there is one. */
@@ -107,19 +111,15 @@ export function createChatService(deps: ChatDeps) {
   }
 
   /**
-   * Only what the first token needs: the access check with the saved history (one statement),
-   * retrieval and the prompt (persona from the context cache). The two run together: retrieval
-   * filters by the asker inside its SQL (it returns nothing of a personality the asker may not
-   * see), and nothing it reads is used, or answered, unless the access check passes.
+   * Only what the first token needs: the access check with the saved history and retrieval's first
+   * read (one statement), then retrieval's ranking and its winning chunks (one more), and the
+   * prompt (persona from the context cache).
    */
   async function prepare(viewer: Viewer | null, personalityId: string, input: ExchangeInput): Promise<Exchange> {
     const viewerId = viewer?.id ?? null;
     if (!isUuid(personalityId)) throw new AppError('NOT_FOUND', messages.personality.notFound);
-    const access = accessAndHistory(viewer, personalityId, input);
-    const search = retriever.search({ personalityId, viewerId, text: input.message, limit: limits.chatPassages });
-    search.catch(() => {}); // awaited below, after the access check, whose refusal comes first
-    const { personality, saved } = await access;
-    const result = await search;
+    const { personality, saved, known } = await accessAndHistory(viewer, personalityId, input);
+    const result = await retriever.search({ personalityId, viewerId, text: input.message, limit: limits.chatPassages, known });
     const { context, hit } = await contexts.get(personality);
     const { turns, title } = history(viewer, saved, input, context.greeting);
     // When the documents cannot answer, nothing is quoted or cited, and the prompt says so.

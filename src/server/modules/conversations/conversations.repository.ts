@@ -71,16 +71,17 @@ export async function insertConversation(
 }
 
 /**
- * What the chat's first token needs from the database besides retrieval, in one statement: the
- * personality when the asker may see it (the access check, the same rule as findVisible) and,
- * when `conversationId` is given, that conversation's title and latest `limit` messages, oldest
- * first, only when it is the asker's own with this personality (history: null otherwise, which
- * the caller answers as "conversation not found"). Undefined when the personality is not visible.
+ * What the chat's first token needs from the database, in one statement: the personality when the
+ * asker may see it (the access check, the same rule as findVisible) and, when `conversationId` is
+ * given, that conversation's title and latest `limit` messages, oldest first, only when it is the
+ * asker's own with this personality (history: null otherwise, which the caller answers as
+ * "conversation not found"); with `columns`, the caller's own scalar subqueries (retrieval's
+ * first read), returned in `extra`. Undefined when the personality is not visible.
  */
 export async function findVisibleWithHistory(
   db: Database,
-  q: { personalityId: string; viewerId: string | null; conversationId: string | null; limit: number },
-): Promise<{ personality: PersonalityRow; history: SavedHistory | null } | undefined> {
+  q: { personalityId: string; viewerId: string | null; conversationId: string | null; limit: number; columns?: Record<string, SQL> },
+): Promise<{ personality: PersonalityRow; history: SavedHistory | null; extra: Record<string, unknown> } | undefined> {
   // Qualified by hand: inside the subquery an unqualified "id" would name the conversation's.
   const history =
     q.conversationId && q.viewerId
@@ -95,7 +96,7 @@ export async function findVisibleWithHistory(
           where c.id = ${q.conversationId} and c.user_id = ${q.viewerId} and c.personality_id = "personalities"."id")`
       : sql<null>`null`;
   const rows = await db
-    .select({ personality: personalities, history })
+    .select({ personality: personalities, history, extra: q.columns ?? {} })
     .from(personalities)
     .where(and(eq(personalities.id, q.personalityId), visibleTo(q.viewerId)))
     .limit(1);
@@ -103,7 +104,7 @@ export async function findVisibleWithHistory(
   if (!row) return undefined;
   // node-postgres and PGlite both parse json; a driver that hands back text is read here too.
   const saved = typeof row.history === 'string' ? (JSON.parse(row.history) as SavedHistory) : row.history;
-  return { personality: row.personality, history: saved };
+  return { personality: row.personality, history: saved, extra: row.extra as Record<string, unknown> };
 }
 
 export interface SavedHistory {

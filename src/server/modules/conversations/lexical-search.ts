@@ -17,9 +17,23 @@ import * as repo from './retrieval.repository';
 const DEFAULT_BUDGET_BYTES = 128 * 1024 * 1024;
 
 export interface LexicalSearch {
-  search(scope: repo.ChunkScope, text: string, limit: number): Promise<repo.RankedSearch>;
+  /** `known`: the question's words and documents, already read in this request (see questionColumns). */
+  search(scope: repo.ChunkScope, text: string, limit: number, known?: repo.QuestionAndDocuments): Promise<repo.RankedSearch>;
   /** Loads a personality's public postings ahead of its first question (start-up preloading). */
   warm(personalityId: string): Promise<void>;
+}
+
+/**
+ * Words that say nothing of the subject (ever, like, two, first...) are dropped with a kept
+ * English stopword list before the database stems the rest the way it indexed the chunks.
+ */
+function questionText(text: string): [string, string] {
+  return [contentWords(text).join(' '), namedWords(text).join(' ')];
+}
+
+/** The first read of a search as columns of a caller's statement (read back with repo.readQuestionAndDocuments). */
+export function questionColumns(scope: repo.ChunkScope, text: string) {
+  return repo.questionAndDocumentsColumns(scope, ...questionText(text));
 }
 
 export function createLexicalSearch(db: Database, opts: { budgetBytes?: number } = {}): LexicalSearch {
@@ -64,10 +78,8 @@ export function createLexicalSearch(db: Database, opts: { budgetBytes?: number }
   }
 
   return {
-    async search(scope, text, limit) {
-      // Words that say nothing of the subject (ever, like, two, first...) are dropped with a kept
-      // English stopword list before the database stems the rest the way it indexed the chunks.
-      const { terms, nameTerms, documents } = await repo.questionAndDocuments(db, scope, contentWords(text).join(' '), namedWords(text).join(' '));
+    async search(scope, text, limit, known) {
+      const { terms, nameTerms, documents } = known ?? (await repo.questionAndDocuments(db, scope, ...questionText(text)));
       const documentsNotReady = documents.filter((d) => d.notReady).length;
       if (terms.length === 0 || documents.length === 0) {
         return { hits: [], documentsNotReady, documents: documents.length, terms: terms.length, absentTerms: terms.length, absentNames: nameTerms.length, ceiling: 0 };

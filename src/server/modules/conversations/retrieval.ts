@@ -34,6 +34,8 @@ export interface RetrievedPassage {
 export interface RetrievalQuery extends repo.ChunkScope {
   text: string;
   limit: number;
+  /** The question's words and usable documents, already read for this scope and text (questionColumns). */
+  known?: repo.QuestionAndDocuments;
 }
 
 export interface RetrievalResult {
@@ -133,7 +135,7 @@ export function createRetriever(db: Database, vectors: VectorSearch | undefined,
       const scope = scopeOf(query);
       // Full-text only: the ranking is final, so only enough candidates to skip near-duplicates
       // are read with their text (fewer bytes before the first token).
-      const lexicalSearch = fullText.search(scope, query.text, vectors ? CANDIDATES : Math.min(CANDIDATES, query.limit * 3));
+      const lexicalSearch = fullText.search(scope, query.text, vectors ? CANDIDATES : Math.min(CANDIDATES, query.limit * 3), query.known);
       let embedding: number[] | undefined;
       let nearest: ChunkHit[] = [];
       // No documents the asker may use (the lexical side knows in a few ms): nothing to embed the
