@@ -116,14 +116,27 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
       }
     })());
 
-  /** Saves the reply after the person's message; `failed` when either could not be saved. */
+  /**
+   * Saves the reply after the person's message; `failed` when either could not be saved. The
+   * reply's statement is sent at once, not after the message's save is confirmed (that confirmation
+   * would cost `done` a second wait in the database's queue): it adds the reply only if the
+   * message is there. The embedded database runs statements in the order sent, so it usually is;
+   * when not (a pooled PostgreSQL connection ran it first, or the message's save failed or was
+   * retried), nothing was added, and it is sent again once the message is known to be saved.
+   */
   const save = async (content: string, kind: 'message' | 'stopped' | 'fallback', refs: DocumentReference[]): Promise<{ messageId: string | null; failed: boolean }> => {
-    const asked = await persist();
-    if (asked !== 'saved' || !conversationId) return { messageId: null, failed: asked === 'failed' };
+    const asking = persist();
+    if (!viewer || !conversationId) return { messageId: null, failed: (await asking) === 'failed' };
     // Strictly after the question, whatever the clock says.
     const now = new Date(Math.max(clock.now().getTime(), askedAt.getTime() + 1));
+    const reply = { id: crypto.randomUUID(), conversationId, kind, content, documentReferences: refs, now };
+    const early = repo.insertReplyAfter(db, { ...reply, afterMessageId: userMessageId! }).catch(() => false);
+    const [asked, added] = await Promise.all([asking, early]);
+    if (asked !== 'saved') return { messageId: null, failed: true };
+    if (added) return { messageId: reply.id, failed: false };
     try {
-      return { messageId: await repo.insertMessage(db, { conversationId, role: 'assistant', kind, content, documentReferences: refs, now }), failed: false };
+      // The same id: a reply is never saved twice.
+      return { messageId: await repo.insertMessage(db, { ...reply, role: 'assistant' }), failed: false };
     } catch (err) {
       logger.error(`could not save a reply (conversation ${conversationId})`, err instanceof Error ? err.message : err);
       return { messageId: null, failed: true };

@@ -207,6 +207,23 @@ export async function insertMessage(
   return id;
 }
 
+/**
+ * Adds a reply only if the person's message `afterMessageId` is saved, checked in the same
+ * statement, so it can be sent before that save is confirmed (chat-run.ts). False when the
+ * message was not there (not yet committed, or not saved at all): nothing was added.
+ */
+export async function insertReplyAfter(
+  db: Database,
+  row: { id: string; conversationId: string; afterMessageId: string; kind: MessageKind; content: string; documentReferences: StoredDocumentReference[]; now: Date },
+): Promise<boolean> {
+  const result = await db.execute(sql`
+    insert into ${conversationMessages} (id, conversation_id, role, kind, content, document_references, created_at)
+    select ${row.id}, ${row.conversationId}, 'assistant', ${row.kind}, ${row.content}, ${JSON.stringify(row.documentReferences)}::jsonb, ${row.now.toISOString()}::timestamptz
+    where exists (select 1 from ${conversationMessages} q where q.id = ${row.afterMessageId})
+    returning id`);
+  return (result as unknown as { rows: unknown[] }).rows.length > 0;
+}
+
 export async function renameOwned(db: Database, id: string, viewerId: string, title: string, now: Date): Promise<boolean> {
   const rows = await db
     .update(conversations)
