@@ -19,6 +19,7 @@ import { wordChunks } from '../../ai/offline/offline-responder';
 import type { PersonalityRow } from '../personalities/personalities.repository';
 import type { QuestionService } from '../questions/questions.service';
 import * as repo from './conversations.repository';
+import { insertQuestionSql } from '../questions/questions.repository';
 import { NEW_CONVERSATION_TITLE, titleFromMessage } from './conversations.service';
 import type { ContextCache } from './context-cache';
 import type { PreviewPayload } from './preview-token';
@@ -72,51 +73,70 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
   const conversationId = isNew ? crypto.randomUUID() : ex.conversationId;
   const userMessageId = viewer ? crypto.randomUUID() : null;
 
-  // The question and the person's message: once, beside the model call. 'none': nothing to save
-  // (an anonymous visitor's conversation lives in the browser); 'failed': the database refused.
+  // The question and the person's message: once, beside the model call, in one statement (a new
+  // conversation's row and greeting, the message, the owner's question log: repo.saveQuestion).
+  // 'none': nothing to save but the question log (an anonymous visitor's conversation lives in
+  // the browser); 'failed': the database refused the message, nothing of it was saved.
   let persisted: Promise<'saved' | 'none' | 'failed'> | undefined;
   const persist = () =>
     (persisted ??= (async () => {
-      const logged = deps.questions.log(ex.personality.id, ex.message, viewer?.id ?? null);
-      try {
-        if (!viewer || !conversationId) return 'none';
-        const title = titleFromMessage(ex.message);
-        if (isNew) {
-          await repo.insertConversation(db, {
-            id: conversationId,
-            userId: viewer.id,
-            personalityId: ex.personality.id,
-            title,
-            greeting: ex.greeting,
-            now: new Date(askedAt.getTime() - 1),
-          });
-        }
-        await repo.insertMessage(db, {
-          id: userMessageId!,
-          conversationId,
-          role: 'user',
-          kind: 'message',
-          content: ex.message,
-          now: askedAt,
-          rename: ex.conversationTitle === NEW_CONVERSATION_TITLE ? title : undefined,
+      if (!viewer || !conversationId) {
+        await deps.questions.log(ex.personality.id, ex.message, null);
+        return 'none';
+      }
+      const title = titleFromMessage(ex.message);
+      const save = (withQuestion: boolean) =>
+        repo.saveQuestion(db, {
+          conversation: isNew
+            ? { userId: viewer.id, personalityId: ex.personality.id, title, greeting: ex.greeting, now: new Date(askedAt.getTime() - 1) }
+            : undefined,
+          message: {
+            id: userMessageId!,
+            conversationId,
+            content: ex.message,
+            now: askedAt,
+            rename: ex.conversationTitle === NEW_CONVERSATION_TITLE ? title : undefined,
+          },
+          question: withQuestion ? insertQuestionSql({ personalityId: ex.personality.id, questionText: ex.message, userId: viewer.id, askedAt }) : undefined,
         });
+      try {
+        await save(true);
         return 'saved';
-      } catch (err) {
-        logger.error(`could not save a chat message (conversation ${conversationId})`, err instanceof Error ? err.message : err);
-        return 'failed';
-      } finally {
-        await logged;
+      } catch (first) {
+        // The statement failed as a whole, so nothing of it was kept. The question log is not
+        // critical (spec: its failure never fails the chat): the message is saved without it.
+        try {
+          await save(false);
+          logger.warn(`could not log a question for personality ${ex.personality.id}`, first instanceof Error ? first.message : first);
+          return 'saved';
+        } catch (err) {
+          logger.error(`could not save a chat message (conversation ${conversationId})`, err instanceof Error ? err.message : err);
+          return 'failed';
+        }
       }
     })());
 
-  /** Saves the reply after the person's message; `failed` when either could not be saved. */
+  /**
+   * Saves the reply after the person's message; `failed` when either could not be saved. The
+   * reply's statement is sent at once, not after the message's save is confirmed (that confirmation
+   * would cost `done` a second wait in the database's queue): it adds the reply only if the
+   * message is there. The embedded database runs statements in the order sent, so it usually is;
+   * when not (a pooled PostgreSQL connection ran it first, or the message's save failed or was
+   * retried), nothing was added, and it is sent again once the message is known to be saved.
+   */
   const save = async (content: string, kind: 'message' | 'stopped' | 'fallback', refs: DocumentReference[]): Promise<{ messageId: string | null; failed: boolean }> => {
-    const asked = await persist();
-    if (asked !== 'saved' || !conversationId) return { messageId: null, failed: asked === 'failed' };
+    const asking = persist();
+    if (!viewer || !conversationId) return { messageId: null, failed: (await asking) === 'failed' };
     // Strictly after the question, whatever the clock says.
     const now = new Date(Math.max(clock.now().getTime(), askedAt.getTime() + 1));
+    const reply = { id: crypto.randomUUID(), conversationId, kind, content, documentReferences: refs, now };
+    const early = repo.insertReplyAfter(db, { ...reply, afterMessageId: userMessageId! }).catch(() => false);
+    const [asked, added] = await Promise.all([asking, early]);
+    if (asked !== 'saved') return { messageId: null, failed: true };
+    if (added) return { messageId: reply.id, failed: false };
     try {
-      return { messageId: await repo.insertMessage(db, { conversationId, role: 'assistant', kind, content, documentReferences: refs, now }), failed: false };
+      // The same id: a reply is never saved twice.
+      return { messageId: await repo.insertMessage(db, { ...reply, role: 'assistant' }), failed: false };
     } catch (err) {
       logger.error(`could not save a reply (conversation ${conversationId})`, err instanceof Error ? err.message : err);
       return { messageId: null, failed: true };

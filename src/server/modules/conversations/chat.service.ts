@@ -24,6 +24,8 @@ import { boundHistory, buildMessages, buildSystemPrompt, type HistoryTurn } from
 import { pronunciationNote } from './prompt-builder';
 import type { PreviewSigner } from './preview-token';
 import { answeringPassages, type RetrievedPassage, type Retriever } from './retrieval';
+import { questionColumns } from './lexical-search';
+import { readQuestionAndDocuments } from './retrieval.repository';
 import type { ModerationService } from '../moderation/moderation.service';
 
 export interface ChatDeps {
@@ -68,29 +70,32 @@ export function createChatService(deps: ChatDeps) {
   }
 
   /**
-   * The saved conversation's recent messages (its owner's, of this personality, checked in SQL),
-   * when the exchange continues one; undefined for a new or anonymous conversation.
+   * One statement (repo.findVisibleWithHistory): the access check; when the exchange continues a
+   * saved conversation, its recent messages (the asker's own, with this personality, checked in
+   * SQL); and retrieval's first read, the question's words and the documents the asker may use
+   * (filtered by the asker in its own SQL). Refused in that order: the personality, then the
+   * conversation. No history for a new or anonymous conversation.
    */
-  async function savedHistory(viewer: Viewer | null, personalityId: string, input: ExchangeInput) {
-    if (!input.conversationId) return undefined;
-    const saved =
-      viewer && isUuid(input.conversationId)
-        ? // Twice the bound: greetings and fallbacks are dropped before bounding.
-          await repo.recentHistory(db, {
-            conversationId: input.conversationId,
-            viewerId: viewer.id,
-            personalityId,
-            limit: limits.chatHistoryMaxMessages * 2,
-          })
-        : undefined;
-    if (!saved) throw new AppError('NOT_FOUND', messages.chat.conversationNotFound);
-    return saved;
+  async function accessAndHistory(viewer: Viewer | null, personalityId: string, input: ExchangeInput) {
+    const wanted = input.conversationId;
+    const found = await repo.findVisibleWithHistory(db, {
+      personalityId,
+      viewerId: viewer?.id ?? null,
+      // Not a well-formed id, or nobody signed in: not read (and refused below).
+      conversationId: wanted && viewer && isUuid(wanted) ? wanted : null,
+      // Twice the bound: greetings and fallbacks are dropped before bounding.
+      limit: limits.chatHistoryMaxMessages * 2,
+      columns: questionColumns({ personalityId, viewerId: viewer?.id ?? null }, input.message),
+    });
+    if (!found) throw new AppError('NOT_FOUND', messages.personality.notFound);
+    if (wanted && !found.history) throw new AppError('NOT_FOUND', messages.chat.conversationNotFound);
+    return { personality: found.personality, saved: found.history ?? undefined, known: readQuestionAndDocuments(found.extra) };
   }
 
   /** The history to send back, and the saved conversation's title when there is one. */
   function history(
     viewer: Viewer | null,
-    saved: Awaited<ReturnType<typeof savedHistory>>,
+    saved: repo.SavedHistory | undefined,
     input: ExchangeInput,
     greeting: string,
   ): { turns: ChatTurn[]; title?: string } {
@@ -106,22 +111,15 @@ export function createChatService(deps: ChatDeps) {
   }
 
   /**
-   * Only what the first token needs: the access check, the saved history, retrieval and the
-   * prompt (persona from the context cache). The three reads run together: each filters by the
-   * asker inside its SQL (retrieval returns nothing of a personality the asker may not see), and
-   * nothing they read is used, or answered, unless the access check passes.
+   * Only what the first token needs: the access check with the saved history and retrieval's first
+   * read (one statement), then retrieval's ranking and its winning chunks (one more), and the
+   * prompt (persona from the context cache).
    */
   async function prepare(viewer: Viewer | null, personalityId: string, input: ExchangeInput): Promise<Exchange> {
     const viewerId = viewer?.id ?? null;
-    const access = loadVisiblePersonality(db, personalityId, viewerId);
-    if (!isUuid(personalityId)) await access; // throws NOT_FOUND before any other read
-    const reads = Promise.all([
-      savedHistory(viewer, personalityId, input),
-      retriever.search({ personalityId, viewerId, text: input.message, limit: limits.chatPassages }),
-    ]);
-    reads.catch(() => {}); // awaited below, after the access check, whose refusal comes first
-    const personality = await access;
-    const [saved, result] = await reads;
+    if (!isUuid(personalityId)) throw new AppError('NOT_FOUND', messages.personality.notFound);
+    const { personality, saved, known } = await accessAndHistory(viewer, personalityId, input);
+    const result = await retriever.search({ personalityId, viewerId, text: input.message, limit: limits.chatPassages, known });
     const { context, hit } = await contexts.get(personality);
     const { turns, title } = history(viewer, saved, input, context.greeting);
     // When the documents cannot answer, nothing is quoted or cited, and the prompt says so.

@@ -6,7 +6,7 @@ import { and, asc, desc, eq, exists, getTableColumns, sql, type SQL } from 'driz
 import type { Database } from '../../db/client';
 import { conversationMessages, conversations, type StoredDocumentReference } from '../../db/schema/conversations';
 import { personalities } from '../../db/schema/personalities';
-import { visibleTo } from '../personalities/personalities.repository';
+import { visibleTo, type PersonalityRow } from '../personalities/personalities.repository';
 import type { MessageKind } from '../../../shared/schemas/conversations';
 
 export type ConversationRow = typeof conversations.$inferSelect;
@@ -70,39 +70,99 @@ export async function insertConversation(
   return { id, userId: row.userId, personalityId: row.personalityId, title: row.title, createdAt: row.now, updatedAt: row.now };
 }
 
+/**
+ * What the chat's first token needs from the database, in one statement: the personality when the
+ * asker may see it (the access check, the same rule as findVisible) and, when `conversationId` is
+ * given, that conversation's title and latest `limit` messages, oldest first, only when it is the
+ * asker's own with this personality (history: null otherwise, which the caller answers as
+ * "conversation not found"); with `columns`, the caller's own scalar subqueries (retrieval's
+ * first read), returned in `extra`. Undefined when the personality is not visible.
+ */
+export async function findVisibleWithHistory(
+  db: Database,
+  q: { personalityId: string; viewerId: string | null; conversationId: string | null; limit: number; columns?: Record<string, SQL> },
+): Promise<{ personality: PersonalityRow; history: SavedHistory | null; extra: Record<string, unknown> } | undefined> {
+  // Qualified by hand: inside the subquery an unqualified "id" would name the conversation's.
+  const history =
+    q.conversationId && q.viewerId
+      ? sql<SavedHistory | string | null>`(
+          select json_build_object('title', c.title, 'messages', coalesce((
+            select json_agg(json_build_object('role', x.role, 'kind', x.kind, 'content', x.content) order by x.created_at, x.id)
+            from (
+              select m.role, m.kind, m.content, m.created_at, m.id from ${conversationMessages} m
+              where m.conversation_id = c.id order by m.created_at desc, m.id desc limit ${q.limit}
+            ) x), '[]'::json))
+          from ${conversations} c
+          where c.id = ${q.conversationId} and c.user_id = ${q.viewerId} and c.personality_id = "personalities"."id")`
+      : sql<null>`null`;
+  const rows = await db
+    .select({ personality: personalities, history, extra: q.columns ?? {} })
+    .from(personalities)
+    .where(and(eq(personalities.id, q.personalityId), visibleTo(q.viewerId)))
+    .limit(1);
+  const row = rows[0];
+  if (!row) return undefined;
+  // node-postgres and PGlite both parse json; a driver that hands back text is read here too.
+  const saved = typeof row.history === 'string' ? (JSON.parse(row.history) as SavedHistory) : row.history;
+  return { personality: row.personality, history: saved, extra: row.extra as Record<string, unknown> };
+}
+
+export interface SavedHistory {
+  title: string;
+  messages: Pick<MessageRow, 'role' | 'kind' | 'content'>[];
+}
+
+/**
+ * The person's question in one statement, beside the model call (issue 19): a new conversation's
+ * row and greeting (when `conversation` is given), the message (retitling a placeholder title with
+ * `rename`), and the owner's question log (`question`, questions.repository.ts). One round trip,
+ * and all or nothing: the caller retries without the question log (it is not critical), and
+ * reports a failure to save the message in the stream.
+ */
+export async function saveQuestion(
+  db: Database,
+  q: {
+    conversation?: { userId: string; personalityId: string; title: string; greeting: string; now: Date };
+    message: { id: string; conversationId: string; content: string; now: Date; rename?: string };
+    /** The question log's insert; undefined saves the message without it. */
+    question?: SQL;
+  },
+): Promise<void> {
+  const { conversation: c, message: m } = q;
+  const at = m.now.toISOString();
+  const parts: SQL[] = [];
+  if (c) {
+    const createdAt = c.now.toISOString();
+    parts.push(sql`c as (
+      insert into ${conversations} (id, user_id, personality_id, title, created_at, updated_at)
+      values (${m.conversationId}, ${c.userId}, ${c.personalityId}, ${c.title}, ${createdAt}::timestamptz, ${createdAt}::timestamptz)
+      returning id)`);
+    parts.push(sql`g as (
+      insert into ${conversationMessages} (conversation_id, role, kind, content, created_at)
+      select c.id, 'assistant', 'greeting', ${c.greeting}, ${createdAt}::timestamptz from c)`);
+    // From c, so the message cannot exist without its conversation.
+    parts.push(sql`m as (
+      insert into ${conversationMessages} (id, conversation_id, role, kind, content, created_at)
+      select ${m.id}, c.id, 'user', 'message', ${m.content}, ${at}::timestamptz from c
+      returning conversation_id)`);
+  } else {
+    parts.push(sql`m as (
+      insert into ${conversationMessages} (id, conversation_id, role, kind, content, created_at)
+      values (${m.id}, ${m.conversationId}, 'user', 'message', ${m.content}, ${at}::timestamptz)
+      returning conversation_id)`);
+    if (m.rename) parts.push(sql`r as (update ${conversations} set title = ${m.rename} where ${conversations.id} = (select conversation_id from m))`);
+  }
+  // A data-modifying WITH runs whether or not the main query reads it.
+  if (q.question) parts.push(sql`q as (${q.question})`);
+  await db.execute(sql`with ${sql.join(parts, sql`, `)} select 1`);
+}
+
 export async function listMessages(db: Database, conversationId: string): Promise<MessageRow[]> {
   return db
     .select()
     .from(conversationMessages)
     .where(eq(conversationMessages.conversationId, conversationId))
     .orderBy(asc(conversationMessages.createdAt), asc(conversationMessages.id));
-}
-
-/**
- * The latest `limit` messages of the asker's own conversation with this personality, oldest
- * first, with its title; undefined when there is no such conversation (every conversation holds
- * its greeting). The caller has checked, in this request, that the personality is visible.
- */
-export async function recentHistory(
-  db: Database,
-  q: { conversationId: string; viewerId: string; personalityId: string; limit: number },
-): Promise<{ title: string; messages: Pick<MessageRow, 'role' | 'kind' | 'content'>[] } | undefined> {
-  // Only what the prompt needs: references and ids of old replies are not read back.
-  const rows = await db
-    .select({ role: conversationMessages.role, kind: conversationMessages.kind, content: conversationMessages.content, title: conversations.title })
-    .from(conversationMessages)
-    .innerJoin(conversations, eq(conversations.id, conversationMessages.conversationId))
-    .where(
-      and(
-        eq(conversations.id, q.conversationId),
-        eq(conversations.userId, q.viewerId),
-        eq(conversations.personalityId, q.personalityId),
-      ),
-    )
-    .orderBy(desc(conversationMessages.createdAt), desc(conversationMessages.id))
-    .limit(q.limit);
-  if (rows.length === 0) return undefined;
-  return { title: rows[0]!.title, messages: rows.reverse().map(({ title: _title, ...m }) => m) };
 }
 
 /**
@@ -145,6 +205,23 @@ export async function insertMessage(
     )
     update ${conversations} set title = ${row.rename} where ${conversations.id} = (select conversation_id from m)`);
   return id;
+}
+
+/**
+ * Adds a reply only if the person's message `afterMessageId` is saved, checked in the same
+ * statement, so it can be sent before that save is confirmed (chat-run.ts). False when the
+ * message was not there (not yet committed, or not saved at all): nothing was added.
+ */
+export async function insertReplyAfter(
+  db: Database,
+  row: { id: string; conversationId: string; afterMessageId: string; kind: MessageKind; content: string; documentReferences: StoredDocumentReference[]; now: Date },
+): Promise<boolean> {
+  const result = await db.execute(sql`
+    insert into ${conversationMessages} (id, conversation_id, role, kind, content, document_references, created_at)
+    select ${row.id}, ${row.conversationId}, 'assistant', ${row.kind}, ${row.content}, ${JSON.stringify(row.documentReferences)}::jsonb, ${row.now.toISOString()}::timestamptz
+    where exists (select 1 from ${conversationMessages} q where q.id = ${row.afterMessageId})
+    returning id`);
+  return (result as unknown as { rows: unknown[] }).rows.length > 0;
 }
 
 export async function renameOwned(db: Database, id: string, viewerId: string, title: string, now: Date): Promise<boolean> {

@@ -16,15 +16,26 @@ import * as repo from './retrieval.repository';
  */
 const DEFAULT_BUDGET_BYTES = 128 * 1024 * 1024;
 
-/** A question's searchable words and the documents the asker may use (one statement). */
-export type QuestionWords = Awaited<ReturnType<typeof repo.questionAndDocuments>>;
-
 export interface LexicalSearch {
   /** Reads what `search` starts from, so the caller can share the documents with the vector side. */
-  questionWords(scope: repo.ChunkScope, text: string): Promise<QuestionWords>;
-  search(scope: repo.ChunkScope, text: string, limit: number, asked?: QuestionWords): Promise<repo.RankedSearch>;
+  questionWords(scope: repo.ChunkScope, text: string): Promise<repo.QuestionAndDocuments>;
+  /** `known`: the question's words and documents, already read in this request (see questionColumns). */
+  search(scope: repo.ChunkScope, text: string, limit: number, known?: repo.QuestionAndDocuments): Promise<repo.RankedSearch>;
   /** Loads a personality's public postings ahead of its first question (start-up preloading). */
   warm(personalityId: string): Promise<void>;
+}
+
+/**
+ * Words that say nothing of the subject (ever, like, two, first...) are dropped with a kept
+ * English stopword list before the database stems the rest the way it indexed the chunks.
+ */
+function questionText(text: string): [string, string] {
+  return [contentWords(text).join(' '), namedWords(text).join(' ')];
+}
+
+/** The first read of a search as columns of a caller's statement (read back with repo.readQuestionAndDocuments). */
+export function questionColumns(scope: repo.ChunkScope, text: string) {
+  return repo.questionAndDocumentsColumns(scope, ...questionText(text));
 }
 
 export function createLexicalSearch(db: Database, opts: { budgetBytes?: number } = {}): LexicalSearch {
@@ -68,15 +79,12 @@ export function createLexicalSearch(db: Database, opts: { budgetBytes?: number }
     return row ? parsePostings(row.postings, row.chunkGeneration, row.chunkCount) : parsePostings('', d.chunkGeneration, 0);
   }
 
-  // Words that say nothing of the subject (ever, like, two, first...) are dropped with a kept
-  // English stopword list before the database stems the rest the way it indexed the chunks.
-  const questionWords = (scope: repo.ChunkScope, text: string) =>
-    repo.questionAndDocuments(db, scope, contentWords(text).join(' '), namedWords(text).join(' '));
+  const questionWords = (scope: repo.ChunkScope, text: string) => repo.questionAndDocuments(db, scope, ...questionText(text));
 
   return {
     questionWords,
-    async search(scope, text, limit, asked) {
-      const { terms, nameTerms, documents } = asked ?? (await questionWords(scope, text));
+    async search(scope, text, limit, known) {
+      const { terms, nameTerms, documents } = known ?? (await questionWords(scope, text));
       const documentsNotReady = documents.filter((d) => d.notReady).length;
       if (terms.length === 0 || documents.length === 0) {
         return { hits: [], documentsNotReady, documents: documents.length, terms: terms.length, absentTerms: terms.length, absentNames: nameTerms.length, ceiling: 0 };

@@ -65,35 +65,35 @@ function usableDocumentsSql(scope: ChunkScope): SQL {
       and (not d.is_private or ${ownerAsks})`;
 }
 
+export interface QuestionAndDocuments {
+  terms: string[];
+  nameTerms: string[];
+  documents: UsableDocument[];
+}
+
 /**
- * In one round trip: the question's words as the database indexes them (stemmed, stop words
- * dropped, as to_tsvector('english') does for chunks) and the documents the asker may use.
+ * The read of questionAndDocuments as three scalar columns (terms, name_terms, documents), so a
+ * caller can put it in a statement it runs anyway (the chat: with its access check, issue 19);
+ * readQuestionAndDocuments turns them into the result. Every column filters by the asker itself.
  */
-export async function questionAndDocuments(
-  db: Database,
-  scope: ChunkScope,
-  text: string,
-  names = '',
-): Promise<{ terms: string[]; nameTerms: string[]; documents: UsableDocument[] }> {
-  // One row: the documents as one JSON array (a row per document would repeat the words).
-  const result = await db.execute(sql`
-    with q as (
-      select coalesce(array_agg(distinct t), '{}') as terms
-      from unnest(tsvector_to_array(to_tsvector('english', ${text.slice(0, 2000)}))) as t
-    ), n as (
-      -- The personality's own name is no subject the documents must mention ("Where were you
-      -- born, Ada?" to a first-person memoir that never names her).
-      select coalesce(array_agg(distinct t), '{}') as terms
+export function questionAndDocumentsColumns(scope: ChunkScope, text: string, names = ''): { terms: SQL; name_terms: SQL; documents: SQL } {
+  return {
+    terms: sql`(select coalesce(array_agg(distinct t), '{}')
+      from unnest(tsvector_to_array(to_tsvector('english', ${text.slice(0, 2000)}))) as t)`,
+    // The personality's own name is no subject the documents must mention ("Where were you
+    // born, Ada?" to a first-person memoir that never names her).
+    name_terms: sql`(select coalesce(array_agg(distinct t), '{}')
       from unnest(tsvector_to_array(to_tsvector('english', ${names.slice(0, 500)}))) as t
       where t not in (
         select unnest(tsvector_to_array(to_tsvector('english', p.name))) from personalities p where p.id = ${scope.personalityId}
-      )
-    )
-    select q.terms, n.terms as name_terms,
-      (select coalesce(json_agg(json_build_array(u.id, u.chunk_count, u.chunk_generation, u.processing_state)), '[]')
-        from (${usableDocumentsSql(scope)}) u) as documents
-    from q, n`);
-  const row = rowsOf(result)[0]!;
+      ))`,
+    // One JSON array (a row per document would repeat the words).
+    documents: sql`(select coalesce(json_agg(json_build_array(u.id, u.chunk_count, u.chunk_generation, u.processing_state)), '[]')
+      from (${usableDocumentsSql(scope)}) u)`,
+  };
+}
+
+export function readQuestionAndDocuments(row: Record<string, unknown>): QuestionAndDocuments {
   const documents = (typeof row.documents === 'string' ? JSON.parse(row.documents) : row.documents) as [string, number, number, string][];
   return {
     terms: row.terms as string[],
@@ -105,6 +105,16 @@ export async function questionAndDocuments(
       notReady: state === 'queued' || state === 'processing',
     })),
   };
+}
+
+/**
+ * In one round trip: the question's words as the database indexes them (stemmed, stop words
+ * dropped, as to_tsvector('english') does for chunks) and the documents the asker may use.
+ */
+export async function questionAndDocuments(db: Database, scope: ChunkScope, text: string, names = ''): Promise<QuestionAndDocuments> {
+  const c = questionAndDocumentsColumns(scope, text, names);
+  const result = await db.execute(sql`select ${c.terms} as terms, ${c.name_terms} as name_terms, ${c.documents} as documents`);
+  return readQuestionAndDocuments(rowsOf(result)[0]!);
 }
 
 /**

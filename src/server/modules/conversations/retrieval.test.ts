@@ -17,6 +17,9 @@ import { createPersonality, makePublic, seedDocument } from './conversations.tes
 import { replaceChunks, setPrivacy } from '../documents/documents.repository';
 import { personalityDocuments } from '../../db/schema/documents';
 import { eq } from 'drizzle-orm';
+import * as repo from './conversations.repository';
+import { questionColumns } from './lexical-search';
+import { readQuestionAndDocuments } from './retrieval.repository';
 
 let server: TestServer;
 let ownerId: string;
@@ -49,6 +52,19 @@ async function searchAs(retriever: Retriever, viewerId: string | null, text = 'e
 }
 
 describe('retrieval', () => {
+  it("the chat's first read, made in its access check's statement, finds what the search's own would, for each asker", async () => {
+    const retriever = createRetriever(server.database.db, undefined);
+    for (const viewerId of [ownerId, strangerId, null]) {
+      const scope = { personalityId: adaId, viewerId };
+      const found = await repo.findVisibleWithHistory(server.database.db, { ...scope, conversationId: null, limit: 1, columns: questionColumns(scope, 'The engine?') });
+      const known = readQuestionAndDocuments(found!.extra);
+      // The private diary is among the documents only for the owner.
+      expect(known.documents).toHaveLength(viewerId === ownerId ? 2 : 1);
+      const withKnown = await retriever.search({ ...scope, text: 'The engine?', limit: 5, known });
+      expect(withKnown).toEqual(await retriever.search({ ...scope, text: 'The engine?', limit: 5 }));
+    }
+  });
+
   it("returns only this personality's chunks, and private documents only to the owner", async () => {
     const retriever = createRetriever(server.database.db, undefined);
     expect(retriever.mode).toBe('full-text');

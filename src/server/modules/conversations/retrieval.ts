@@ -34,6 +34,8 @@ export interface RetrievedPassage {
 export interface RetrievalQuery extends repo.ChunkScope {
   text: string;
   limit: number;
+  /** The question's words and usable documents, already read for this scope and text (questionColumns). */
+  known?: repo.QuestionAndDocuments;
 }
 
 export interface RetrievalResult {
@@ -132,7 +134,7 @@ export function createRetriever(db: Database, vectors: VectorSearch | undefined,
     warm: (personalityId) => fullText.warm(personalityId),
     async search(query) {
       const scope = scopeOf(query);
-      const asked = await fullText.questionWords(scope, query.text);
+      const asked = query.known ?? (await fullText.questionWords(scope, query.text));
       // Full-text only: the ranking is final, so only enough candidates to skip near-duplicates
       // are read with their text (fewer bytes before the first token).
       const lexicalSearch = fullText.search(scope, query.text, vectors ? CANDIDATES : Math.min(CANDIDATES, query.limit * 3), asked);

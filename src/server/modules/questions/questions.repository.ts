@@ -1,5 +1,5 @@
 // The only drizzle importer for personality_questions. Reads and deletes name the owner in SQL.
-import { and, desc, eq, exists, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, exists, lt, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { personalityQuestions } from '../../db/schema/questions';
 import { personalities } from '../../db/schema/personalities';
@@ -13,6 +13,15 @@ function ownedBy(db: Database, personalityId: string, ownerId: string) {
       .from(personalities)
       .where(and(eq(personalities.id, personalityId), eq(personalities.userId, ownerId))),
   );
+}
+
+/**
+ * The question's insert as SQL, for a caller that runs it inside a statement of its own (the chat
+ * saves the question with the person's message in one round trip: conversations.repository.ts).
+ */
+export function insertQuestionSql(row: { personalityId: string; questionText: string; userId: string | null; askedAt: Date }): SQL {
+  return sql`insert into ${personalityQuestions} (personality_id, question_text, user_id, asked_at)
+    values (${row.personalityId}, ${row.questionText}, ${row.userId}, ${row.askedAt.toISOString()}::timestamptz)`;
 }
 
 export async function insertQuestion(
