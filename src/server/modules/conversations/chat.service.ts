@@ -111,9 +111,9 @@ export function createChatService(deps: ChatDeps) {
    * asker inside its SQL (retrieval returns nothing of a personality the asker may not see), and
    * nothing they read is used, or answered, unless the access check passes.
    */
-  async function prepare(viewer: Viewer | null, personalityId: string, input: ExchangeInput): Promise<Exchange> {
+  async function prepare(viewer: Viewer | null, personalityId: string, input: ExchangeInput, checked?: PersonalityRow): Promise<Exchange> {
     const viewerId = viewer?.id ?? null;
-    const access = loadVisiblePersonality(db, personalityId, viewerId);
+    const access = checked?.id === personalityId ? Promise.resolve(checked) : loadVisiblePersonality(db, personalityId, viewerId);
     if (!isUuid(personalityId)) await access; // throws NOT_FOUND before any other read
     const reads = Promise.all([
       savedHistory(viewer, personalityId, input),
@@ -206,12 +206,22 @@ export function createChatService(deps: ChatDeps) {
       };
     },
 
-    /** Checks and records the question; the returned run streams the reply. */
-    async start(viewer: Viewer | null, personalityId: string, input: ExchangeInput & { previewId?: string }, startedAt: number): Promise<ChatRun> {
+    /**
+     * Checks and records the question; the returned run streams the reply. `checked`: the
+     * personality as this asker's access check just loaded it (open mic's turn checks once, before
+     * speech-to-text), so it is not loaded again.
+     */
+    async start(
+      viewer: Viewer | null,
+      personalityId: string,
+      input: ExchangeInput & { previewId?: string },
+      startedAt: number,
+      checked?: PersonalityRow,
+    ): Promise<ChatRun> {
       const ex = await screen(
         personalityId,
         input.message,
-        input.previewId ? fromPreview(viewer, personalityId, { ...input, previewId: input.previewId }) : prepare(viewer, personalityId, input),
+        input.previewId ? fromPreview(viewer, personalityId, { ...input, previewId: input.previewId }) : prepare(viewer, personalityId, input, checked),
       );
       return createChatRun({ db, clock, logger, responder, cache: contexts.cache, questions, moderation }, viewer, ex, startedAt);
     },

@@ -75,3 +75,11 @@ export function rateLimitBeside(db: Database, clock: Clock, rule: RateLimitRule)
 export function rateLimitVerdict(c: Context<AppEnv>): Promise<void> {
   return c.get('rateLimitVerdict') ?? Promise.reject(new Error('rateLimitBeside is not mounted on this route'));
 }
+
+/**
+ * The same count and check, run when a route decides (open mic's turn counts the speech-to-text,
+ * chat and speech limits of the routes it stands for, the speech one per sentence as it speaks).
+ */
+export function rateLimitCounter(db: Database, clock: Clock, rule: RateLimitRule): (c: Context<AppEnv>) => Promise<void> {
+  return (c) => countAndCheck(db, clock, rule, c);
+}

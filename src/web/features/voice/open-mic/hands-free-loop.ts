@@ -8,7 +8,7 @@ import { messages } from '../../../../shared/messages';
 import type { SendOptions } from '../../conversation/hooks/use-chat-session';
 import type { Transcript } from '../api/voice-api';
 import { encodeWav } from '../audio/wav-encoder';
-import { SentenceStream } from '../speech/sentence-stream';
+import { SentenceStream } from '../../../../shared/sentence-stream';
 import type { ActiveCall, CallEvents } from './call-types';
 import type { VadFactory, VadHandle } from './silero-vad';
 
