@@ -43,7 +43,8 @@ async function countAndCheck(db: Database, clock: Clock, rule: RateLimitRule, c:
   if (extra !== undefined) count = Math.max(count, await countHit(db, { ...hit, subject: extra }));
   if (count > rule.max) {
     const retryAfter = Math.ceil((windowStart.getTime() + windowMs - now) / 1000);
-    c.header('Retry-After', String(retryAfter));
+    // Once a streamed answer has started (open mic's turn counts speech per sentence), its event says why instead.
+    if (!c.finalized) c.header('Retry-After', String(retryAfter));
     throw new AppError('RATE_LIMITED', undefined, { details: { retryAfter } });
   }
 }

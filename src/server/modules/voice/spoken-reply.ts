@@ -50,7 +50,7 @@ export function createSpokenReply(deps: SpokenReplyDeps) {
     } catch (err) {
       // Nothing speakable in it (only a citation, say): skipped, not a failure of the reply.
       if (err instanceof AppError && err.code === 'BAD_REQUEST') return null;
-      const e = err instanceof AppError ? err : new AppError('TTS_ERROR', messages.voice.ttsError);
+      const e = err instanceof AppError ? err : new AppError('INTERNAL', messages.voice.playbackFailed);
       return { type: 'speech', index, text, error: { code: e.code, message: e.message } };
     }
   }
