@@ -10,6 +10,7 @@ import { playbackVolume, voiceVolumeMultiplier } from '../../../../shared/voice-
 import { synthesize } from '../api/voice-api';
 import { playChime, type Chime } from '../audio/chime';
 import { encodeWav } from '../audio/wav-encoder';
+import { BROWSER_VOICE_CODES, type TurnSpeechEvent } from '../../../../shared/voice-turn-stream';
 
 export type Clip =
   | { kind: 'audio'; url: string; blob: Blob; multiplier: number; decoded?: Promise<AudioBuffer | null> }
@@ -64,6 +65,17 @@ export class SpeechPlayer {
     if (this.failedReplies.has(replyId)) return;
     this.queue.push({ replyId, kind: 'sentence', text: sentence });
     this.prefetch();
+    void this.run();
+  }
+
+  /**
+   * One sentence of an open-mic turn, its speech already in the turn's answer (no fetch of its
+   * own): decoded at once when a call's context runs, played in arrival order. Failures follow
+   * the same rules as fetched sentences (the browser's voice, or one message and silence).
+   */
+  speakTurn(replyId: string, speech: TurnSpeechEvent) {
+    if (this.failedReplies.has(replyId)) return;
+    this.queue.push({ replyId, kind: 'sentence', text: speech.text, clip: Promise.resolve(this.turnClip(replyId, speech)) });
     void this.run();
   }
 
@@ -173,6 +185,27 @@ export class SpeechPlayer {
       }
       return { kind: 'silent' };
     }
+  }
+
+  private turnClip(replyId: string, speech: TurnSpeechEvent): Clip {
+    if ('error' in speech) {
+      if (BROWSER_VOICE_CODES.has(speech.error.code)) return { kind: 'browser', text: speech.text };
+      if (!this.failedReplies.has(replyId)) {
+        this.failedReplies.add(replyId);
+        this.options.onError(speech.error.message);
+      }
+      return { kind: 'silent' };
+    }
+    const binary = atob(speech.audio);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    const blob = new Blob([bytes], { type: speech.mime });
+    const url = URL.createObjectURL(blob);
+    this.urls.push(url);
+    const context = this.runningContext();
+    // The blob holds its own copy: the decoder may take these bytes.
+    const decoded = context ? context.decodeAudioData(bytes.buffer).catch(() => null) : undefined;
+    return { kind: 'audio', url, blob, multiplier: speech.volume, decoded };
   }
 
   private async run() {
