@@ -10,6 +10,7 @@ import { playbackVolume, voiceVolumeMultiplier } from '../../../../shared/voice-
 import { synthesize } from '../api/voice-api';
 import { playChime, type Chime } from '../audio/chime';
 import { encodeWav } from '../audio/wav-encoder';
+import { wavToAudioBuffer } from '../audio/wav-samples';
 import { BROWSER_VOICE_CODES, type TurnSpeechEvent } from '../../../../shared/voice-turn-stream';
 
 export type Clip =
@@ -38,6 +39,16 @@ export interface SpeechPlayerOptions {
 }
 
 const PREFETCH = 3;
+
+/** Base64 to bytes: natively where the browser can (Chromium 140+, Firefox 133+), else through atob. */
+function fromBase64(text: string): Uint8Array<ArrayBuffer> {
+  const native = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array<ArrayBuffer> }).fromBase64;
+  if (native) return native(text);
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
 const BROWSER_RATE = 0.9;
 const BROWSER_PITCH = 1;
 
@@ -196,15 +207,14 @@ export class SpeechPlayer {
       }
       return { kind: 'silent' };
     }
-    const binary = atob(speech.audio);
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    const bytes = fromBase64(speech.audio);
     const blob = new Blob([bytes], { type: speech.mime });
     const url = URL.createObjectURL(blob);
     this.urls.push(url);
     const context = this.runningContext();
-    // The blob holds its own copy: the decoder may take these bytes.
-    const decoded = context ? context.decodeAudioData(bytes.buffer).catch(() => null) : undefined;
+    // WAV is copied into a buffer at once; anything else is decoded (the blob keeps its own copy of the bytes).
+    const samples = context ? wavToAudioBuffer(context, bytes) : null;
+    const decoded = samples ? Promise.resolve(samples) : context ? context.decodeAudioData(bytes.buffer).catch(() => null) : undefined;
     return { kind: 'audio', url, blob, multiplier: speech.volume, decoded };
   }
 
@@ -262,7 +272,8 @@ export class SpeechPlayer {
     const context = this.runningContext();
     if (!context) return null;
     try {
-      return await context.decodeAudioData(await blob.arrayBuffer());
+      const bytes = new Uint8Array(await blob.arrayBuffer());
+      return wavToAudioBuffer(context, bytes) ?? (await context.decodeAudioData(bytes.buffer));
     } catch {
       return null;
     }
