@@ -104,11 +104,16 @@ export function voiceTurnRoutes(deps: VoiceTurnDeps) {
     return stream(c, async (out) => {
       out.onAbort(() => abort.abort());
       const write = (event: VoiceTurnEvent) => out.write(`${JSON.stringify(event)}\n`);
+      // The first sentence's speech hit is counted while the model starts, not after its text.
+      let firstHit: Promise<void> | undefined = asVoiceLimit(deps.limits.speech(c));
+      firstHit.catch(() => {}); // awaited by the first sentence
       const spoken = createSpokenReply({
         signal: abort.signal,
         emit: write,
         speak: async (text, signal) => {
-          await asVoiceLimit(deps.limits.speech(c));
+          const hit = firstHit ?? asVoiceLimit(deps.limits.speech(c));
+          firstHit = undefined;
+          await hit;
           const speech = await voice.speech(personality, text, signal, { fastDecode: true });
           const bytes = new Uint8Array(await new Response(speech.stream).arrayBuffer());
           return { mime: speech.mime, bytes, volume: speech.volume, provider: speech.provider };
@@ -117,7 +122,8 @@ export function voiceTurnRoutes(deps: VoiceTurnDeps) {
       try {
         await write({ type: 'transcript', text: message, engine: transcript.engine, approximate: transcript.approximate, pronunciation: transcript.pronunciation });
         let reply = '';
-        for await (const event of run.events(abort.signal)) {
+        // The last sentence is spoken as soon as the model has finished, while the reply is checked and saved.
+        for await (const event of run.events(abort.signal, { onReplyComplete: (text) => spoken.finish(text) })) {
           if (abort.signal.aborted) break;
           await write(event);
           if (event.type === 'delta') spoken.push((reply += event.text));

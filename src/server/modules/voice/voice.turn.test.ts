@@ -74,6 +74,20 @@ describe('a voice turn', () => {
     expect(again.length).toBe(saved.length + 2);
   });
 
+  it('the first sentence is spoken while the model is still writing the rest', async () => {
+    v.openai.chatSettings.reply = 'The first sentence is complete here. Then the model keeps on writing many more words for a while.';
+    v.openai.chatSettings.delayMs = 40;
+    try {
+      const res = await voiceTurnEvents(owner, openaiId, toneWav16(1));
+      const types = res.events.map((e) => (e.type === 'speech' ? `speech${e.index}` : e.type));
+      expect(types.indexOf('speech0')).toBeGreaterThan(-1);
+      expect(types.indexOf('speech0')).toBeLessThan(types.lastIndexOf('delta'));
+      expect(types.indexOf('speech1')).toBeGreaterThan(types.indexOf('speech0'));
+    } finally {
+      v.openai.chatSettings.delayMs = 0;
+    }
+  });
+
   it("404 for a personality the asker may not see, before any provider call", async () => {
     const stranger = await v.server.user();
     const before = { stt: v.openai.transcriptions.length, chat: v.openai.chatRequests.length, tts: v.openai.speeches.length };
