@@ -37,7 +37,7 @@ export async function streamSingleFileForm<T>(
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data/i.test(contentType) || !request.body) return { ok: false, reason: 'not-multipart' };
   const fieldMax = options.fieldMaxBytes ?? 4096;
-  const bodyMax = maxFileBytes + 64 * 1024 + fieldMax;
+  const bodyMax = maxFileBytes + 64 * 1024 + (options.fieldMaxBytes ?? 0);
   const reader = request.body.getReader();
   if (Number(request.headers.get('content-length') ?? '0') > bodyMax) {
     void reader.cancel().catch(() => {});
