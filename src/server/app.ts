@@ -18,7 +18,7 @@ import type { Mailer } from './auth/mailer';
 import { sessionMiddleware, type AppEnv, type Viewer } from './auth/session';
 import { createSessionCache } from './auth/session-cache';
 import { invalidationBus } from './lib/invalidation-bus';
-import { rateLimit, rateLimitBeside } from './modules/rate-limits/rate-limits.middleware';
+import { rateLimit, rateLimitBeside, rateLimitCounter } from './modules/rate-limits/rate-limits.middleware';
 import { serverTiming } from './lib/server-timing';
 import { createPersonalityService } from './modules/personalities/personalities.service';
 import { personalityRoutes } from './modules/personalities/personalities.routes';
@@ -51,6 +51,7 @@ import { createVoiceAgentService, voiceAgentRoutes } from './modules/voice/voice
 import { createVoiceService } from './modules/voice/voice.service';
 import { voiceMonitoringRoutes, voicePersonalityRoutes, voiceRoutes } from './modules/voice/voice.routes';
 import { isVoiceUploadPath } from './modules/voice/voice-upload';
+import { isVoiceTurnPath, voiceTurnRoutes } from './modules/voice/voice-turn.routes';
 import { isAudioUploadPath } from './modules/documents/documents-audio-upload';
 import { isCloneUploadPath, removeClonedVoiceOnDelete } from './modules/voice/voice-clone';
 import { createAudioTranscriber } from './modules/documents/audio-transcriber';
@@ -158,7 +159,7 @@ export function createApp(deps: AppDeps) {
   const textGuard = jsonTextGuard();
   // File uploads stream through their own, larger limits (documents-upload.ts).
   app.use('/api/*', (c, next) =>
-    isStreamedUploadPath(c.req.method, c.req.path) || isAudioUploadPath(c.req.method, c.req.path) || isCloneUploadPath(c.req.method, c.req.path) || isCardUploadPath(c.req.method, c.req.path) || isVoiceUploadPath(c.req.method, c.req.path)
+    isStreamedUploadPath(c.req.method, c.req.path) || isAudioUploadPath(c.req.method, c.req.path) || isCloneUploadPath(c.req.method, c.req.path) || isCardUploadPath(c.req.method, c.req.path) || isVoiceUploadPath(c.req.method, c.req.path) || isVoiceTurnPath(c.req.method, c.req.path)
       ? next()
       : jsonBodyLimit(c, async () => {
           await textGuard(c, next);
@@ -261,6 +262,19 @@ export function createApp(deps: AppDeps) {
         cloneDeps,
         conversations.warm,
       ),
+    )
+    .route(
+      '/api/personalities',
+      // Open mic's own loop: one request per turn, counting the limits of the three routes it stands for.
+      voiceTurnRoutes({
+        voice,
+        startChat: conversations.startChat,
+        limits: {
+          transcribe: rateLimitCounter(db, clock, { endpoint: 'voice/transcribe', max: config.rateLimits.voicePerMinute, windowSeconds: 60 }),
+          chat: rateLimitCounter(db, clock, chatRule),
+          speech: rateLimitCounter(db, clock, { endpoint: 'voice/speech', max: config.rateLimits.speechPerMinute, windowSeconds: 60 }),
+        },
+      }),
     )
     .route(
       '/api/personalities',

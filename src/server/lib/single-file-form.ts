@@ -15,6 +15,11 @@ export interface SingleFileForm {
 
 export type SingleFileFormResult = { ok: true; form: SingleFileForm } | { ok: false; reason: SingleFileFormProblem };
 
+export interface FormOptions {
+  /** The longest field (4 KB unless told; open mic's turn carries an anonymous visitor's history). */
+  fieldMaxBytes?: number;
+}
+
 export type SingleFileFormProblem = 'not-multipart' | 'too-large' | 'malformed';
 
 /**
@@ -27,10 +32,12 @@ export async function streamSingleFileForm<T>(
   request: Request,
   maxFileBytes: number,
   onFile: (stream: Readable, name: string, fields: Record<string, string>) => T,
+  options: FormOptions = {},
 ): Promise<{ ok: true; fields: Record<string, string>; file?: T } | { ok: false; reason: SingleFileFormProblem; file?: T }> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data/i.test(contentType) || !request.body) return { ok: false, reason: 'not-multipart' };
-  const bodyMax = maxFileBytes + 64 * 1024;
+  const fieldMax = options.fieldMaxBytes ?? 4096;
+  const bodyMax = maxFileBytes + 64 * 1024 + (options.fieldMaxBytes ?? 0);
   const reader = request.body.getReader();
   if (Number(request.headers.get('content-length') ?? '0') > bodyMax) {
     void reader.cancel().catch(() => {});
@@ -42,7 +49,7 @@ export async function streamSingleFileForm<T>(
       headers: { 'content-type': contentType },
       defParamCharset: 'utf8',
       // One byte over the limit tells "too large" apart from "exactly the limit".
-      limits: { fileSize: maxFileBytes + 1, files: 1, fields: 8, fieldSize: 4096, parts: 10 },
+      limits: { fileSize: maxFileBytes + 1, files: 1, fields: 8, fieldSize: fieldMax, parts: 10 },
     });
   } catch {
     return { ok: false, reason: 'not-multipart' };
@@ -61,7 +68,7 @@ export async function streamSingleFileForm<T>(
   return { ok: true, fields, file };
 }
 
-export async function readSingleFileForm(request: Request, maxFileBytes: number): Promise<SingleFileFormResult> {
+export async function readSingleFileForm(request: Request, maxFileBytes: number, options: FormOptions = {}): Promise<SingleFileFormResult> {
   const read = await streamSingleFileForm(request, maxFileBytes, (stream, name) => {
     const current = { name, parts: [] as Buffer[], size: 0, closed: new Promise<void>((resolve) => stream.on('close', resolve)) };
     stream.on('data', (d: Buffer) => {
@@ -71,7 +78,7 @@ export async function readSingleFileForm(request: Request, maxFileBytes: number)
       else current.parts.length = 0;
     });
     return current;
-  });
+  }, options);
   if (!read.ok) return read;
   const { fields, file: received } = read;
   if (!received) return { ok: true, form: { fields } };

@@ -31,8 +31,12 @@ export interface SynthesizedAudio {
 
 export interface SpeechSynthesizer {
   readonly provider: SynthProvider;
-  /** Resolves once the provider has accepted the request; throws SpeechProviderError otherwise. */
-  synthesize(text: string, voice: string, signal?: AbortSignal): Promise<SynthesizedAudio>;
+  /**
+   * Resolves once the provider has accepted the request; throws SpeechProviderError otherwise.
+   * `format: 'wav'`: the same voice as uncompressed WAV where the provider offers it (the browser
+   * decodes it at once; open mic's turn asks for it), else its usual format.
+   */
+  synthesize(text: string, voice: string, signal?: AbortSignal, options?: { format?: 'wav' }): Promise<SynthesizedAudio>;
 }
 
 export type SpeechFailureKind = 'rate_limit' | 'quota' | 'failed';

@@ -44,8 +44,12 @@ export interface Exchange {
 
 export interface ChatRun {
   conversationId: string | null;
-  /** The events to stream; stops early (saving what was said) when `signal` aborts. */
-  events(signal: AbortSignal): AsyncGenerator<ChatStreamEvent>;
+  /**
+   * The events to stream; stops early (saving what was said) when `signal` aborts.
+   * `onReplyComplete`: the model's whole reply, as soon as it has ended, before it is checked and
+   * saved (open mic speaks its last sentence meanwhile; a withheld reply still becomes an error event).
+   */
+  events(signal: AbortSignal, hooks?: { onReplyComplete?(text: string): void }): AsyncGenerator<ChatStreamEvent>;
 }
 
 export interface RunDeps {
@@ -146,7 +150,7 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
 
   return {
     conversationId,
-    async *events(signal) {
+    async *events(signal, hooks) {
       yield { type: 'start', conversationId, userMessageId, mode: responder.mode, documentReferences: ex.documents, documentsProcessing: ex.documentsProcessing };
       let text = '';
       let first = true;
@@ -181,6 +185,7 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
         if (signal.aborted) return;
         if (!replied) throw new Error('the model returned an empty reply');
         settled = true;
+        hooks?.onReplyComplete?.(text);
         // The completed reply is checked before it is saved: a severe one is withheld (the
         // person saw it stream, so the log replaces it); anything flagged waits for an admin.
         const verdict = await deps.moderation?.checkAndFlag(ex.personality.id, 'reply', text);

@@ -14,7 +14,6 @@ import { referenceName } from '../../../shared/document-reference';
 import type { DocumentReference, HistoryItem, PromptPreview } from '../../../shared/schemas/conversations';
 import type { ChatResponder, ChatTurn } from '../../ai/providers';
 import { isUuid, loadVisiblePersonality } from '../personalities/personality-access';
-import type { PersonalityRow } from '../personalities/personalities.repository';
 import type { QuestionService } from '../questions/questions.service';
 import * as repo from './conversations.repository';
 import type { ConversationService } from './conversations.service';
@@ -204,8 +203,17 @@ export function createChatService(deps: ChatDeps) {
       };
     },
 
-    /** Checks and records the question; the returned run streams the reply. */
-    async start(viewer: Viewer | null, personalityId: string, input: ExchangeInput & { previewId?: string }, startedAt: number): Promise<ChatRun> {
+    /**
+     * Checks and records the question; the returned run streams the reply. The access check is
+     * part of the one read that also loads the history and the question's words, so a caller that
+     * checked already (open mic's turn, before speech-to-text) pays no extra statement for it.
+     */
+    async start(
+      viewer: Viewer | null,
+      personalityId: string,
+      input: ExchangeInput & { previewId?: string },
+      startedAt: number,
+    ): Promise<ChatRun> {
       const ex = await screen(
         personalityId,
         input.message,

@@ -112,6 +112,8 @@ export function createConversationsModule(deps: ConversationsModuleDeps) {
     warm: async (viewer: Viewer | null, personalityId: string): Promise<void> => {
       await chat.preview(viewer, personalityId, { message: 'Hello, how are you today?' });
     },
+    /** The chat's start (access already checked by the caller): open mic's voice turn runs its exchange. */
+    startChat: chat.start,
     /** Settles when the background preloading has (for a clean shutdown). */
     settled: () => warming,
   };

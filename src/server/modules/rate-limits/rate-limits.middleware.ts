@@ -43,7 +43,8 @@ async function countAndCheck(db: Database, clock: Clock, rule: RateLimitRule, c:
   if (extra !== undefined) count = Math.max(count, await countHit(db, { ...hit, subject: extra }));
   if (count > rule.max) {
     const retryAfter = Math.ceil((windowStart.getTime() + windowMs - now) / 1000);
-    c.header('Retry-After', String(retryAfter));
+    // Once a streamed answer has started (open mic's turn counts speech per sentence), its event says why instead.
+    if (!c.finalized) c.header('Retry-After', String(retryAfter));
     throw new AppError('RATE_LIMITED', undefined, { details: { retryAfter } });
   }
 }
@@ -74,4 +75,12 @@ export function rateLimitBeside(db: Database, clock: Clock, rule: RateLimitRule)
 /** The pending decision of rateLimitBeside; a route without one is refused (it was mounted wrong). */
 export function rateLimitVerdict(c: Context<AppEnv>): Promise<void> {
   return c.get('rateLimitVerdict') ?? Promise.reject(new Error('rateLimitBeside is not mounted on this route'));
+}
+
+/**
+ * The same count and check, run when a route decides (open mic's turn counts the speech-to-text,
+ * chat and speech limits of the routes it stands for, the speech one per sentence as it speaks).
+ */
+export function rateLimitCounter(db: Database, clock: Clock, rule: RateLimitRule): (c: Context<AppEnv>) => Promise<void> {
+  return (c) => countAndCheck(db, clock, rule, c);
 }

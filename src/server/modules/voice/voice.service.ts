@@ -144,14 +144,15 @@ export function createVoiceService(deps: VoiceDeps) {
       return { text: heard, engine: stt.engine, approximate: stt.approximate, pronunciation: await assessPronunciation(audio, intended, heard, signal) };
     },
 
-    async speech(personality: PersonalityRow, rawText: string, signal?: AbortSignal): Promise<SpeechResult> {
+    /** `fastDecode`: ask for the format the browser decodes soonest where the provider allows (open mic's turn). */
+    async speech(personality: PersonalityRow, rawText: string, signal?: AbortSignal, options: { fastDecode?: boolean } = {}): Promise<SpeechResult> {
       const text = stripDoNotRead(rawText).slice(0, SPEECH_TEXT_MAX);
       if (!/[\p{L}\p{N}]/u.test(text)) throw new AppError('BAD_REQUEST', messages.voice.nothingToSpeak);
       const chosen = voiceOf(personality);
       // A provider the server has no settings for speaks with the default voice instead.
       if (chosen.provider === 'openai' && synthesizers.openai) {
         try {
-          const audio = await synthesizers.openai.synthesize(text, chosen.voice, signal);
+          const audio = await synthesizers.openai.synthesize(text, chosen.voice, signal, options.fastDecode ? { format: 'wav' } : undefined);
           return { ...audio, provider: 'openai', voice: chosen.voice, volume: voiceVolumeMultiplier('openai', chosen.voice) };
         } catch (err) {
           logger.warn(`openai speech failed, the browser speaks instead: ${describe(err)}`);

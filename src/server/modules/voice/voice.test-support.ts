@@ -5,6 +5,7 @@ import { startTestServer, type TestClient, type TestServer, type TestServerOptio
 import { startFakeOpenAI, type FakeOpenAI } from '../../../../tests/fakes/openai-fake';
 import { startFakeElevenLabs, type FakeElevenLabs } from '../../../../tests/fakes/elevenlabs-fake';
 import { fliteSynthesize } from '../../ai/speech/flite-text-to-speech';
+import { createTurnStreamParser, type VoiceTurnEvent } from '../../../shared/voice-turn-stream';
 
 export function wav16(samples: Int16Array, sampleRate = 16000, channels = 1): Uint8Array {
   const out = Buffer.alloc(44 + samples.length * 2);
@@ -86,6 +87,23 @@ export async function speak(client: TestClient, personalityId: string, text: str
   return { status: res.status, headers: res.headers, bytes, body };
 }
 
+/** One open-mic turn (POST .../voice/turn): the recording and the chat's context as multipart. */
+export async function voiceTurn(client: TestClient, personalityId: string, wav: Uint8Array, request?: Record<string, unknown>, signal?: AbortSignal) {
+  const form = new FormData();
+  if (request) form.append('request', JSON.stringify(request));
+  form.append('audio', new Blob([Buffer.from(wav)], { type: 'audio/wav' }), 'turn.wav');
+  return client.raw(`/api/personalities/${personalityId}/voice/turn`, { method: 'POST', body: form, signal });
+}
+
+/** A whole turn's answer: its status, and its events (NDJSON) or its JSON error. */
+export async function voiceTurnEvents(client: TestClient, personalityId: string, wav: Uint8Array, request?: Record<string, unknown>) {
+  const res = await voiceTurn(client, personalityId, wav, request);
+  const text = await res.text();
+  if (!res.headers.get('content-type')?.includes('ndjson')) return { status: res.status, headers: res.headers, events: [] as VoiceTurnEvent[], body: JSON.parse(text) };
+  const events = createTurnStreamParser().feed(text, true);
+  return { status: res.status, headers: res.headers, events, body: undefined };
+}
+
 export interface VoiceTestServer {
   server: TestServer;
   openai: FakeOpenAI;
@@ -94,7 +112,7 @@ export interface VoiceTestServer {
 }
 
 /** A test server whose OpenAI (speech-to-text, speech) and ElevenLabs are the loopback fakes. */
-export async function startVoiceServer(options: TestServerOptions = {}): Promise<VoiceTestServer> {
+export async function startVoiceServer(options: TestServerOptions = {}, { chatModel = false } = {}): Promise<VoiceTestServer> {
   const openai = await startFakeOpenAI();
   const elevenlabs = await startFakeElevenLabs();
   const server = await startTestServer({
@@ -106,6 +124,8 @@ export async function startVoiceServer(options: TestServerOptions = {}): Promise
       ELEVENLABS_API_KEY: 'fake-elevenlabs-key',
       RATE_LIMIT_VOICE_PER_MINUTE: '10000',
       RATE_LIMIT_SPEECH_PER_MINUTE: '10000',
+      // `chatModel`: the chat answers with the fake's model (open mic's turn), not the offline responder.
+      ...(chatModel ? { LLM_BASE_URL: openai.url, LLM_API_KEY: 'sk-fake-llm', LLM_MODEL: 'fake-model' } : {}),
       ...options.env,
     },
   });

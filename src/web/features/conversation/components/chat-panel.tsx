@@ -158,6 +158,7 @@ export function ChatPanel({
             appendLine={session.append}
             adoptConversation={session.adoptConversation}
             currentConversationId={session.currentConversationId}
+            chatContext={session.chatContext}
           />
         </Suspense>
       ) : mode === 'voice' ? (

@@ -48,3 +48,30 @@ describe('useChatSession send after stop', () => {
     expect(result.current.streaming).toBe(false);
   });
 });
+
+describe('useChatSession send with a stream (open mic voice turn)', () => {
+  it('shows the question and the reply from the given events, without a chat request of its own', async () => {
+    const before = calls.length;
+    const { result } = renderHook(() => useChatSession({ personalityId: 'p1', signedIn: false, initialMessages: [], initialConversationId: null }));
+    const replies: { text: string; final: boolean }[] = [];
+    await act(async () => {
+      await result.current.send('Spoken question', {
+        onReply: ({ text, final }) => void replies.push({ text, final }),
+        stream: async (_signal, onEvent) => {
+          onEvent({ type: 'start', conversationId: null, userMessageId: null, mode: 'model', documentReferences: [], documentsProcessing: false });
+          onEvent({ type: 'delta', text: 'Spoken ' });
+          onEvent({ type: 'delta', text: 'answer.' });
+          onEvent({ type: 'done', messageId: null, content: 'Spoken answer.', documentReferences: [] });
+        },
+      });
+    });
+    expect(calls.length).toBe(before);
+    expect(result.current.messages.map((m) => [m.sender, m.content])).toEqual([
+      ['user', 'Spoken question'],
+      ['personality', 'Spoken answer.'],
+    ]);
+    expect(replies.at(-1)).toEqual({ text: 'Spoken answer.', final: true });
+    // An anonymous visitor's next turn carries this exchange as its history.
+    expect(result.current.chatContext().conversationHistory?.map((h) => h.content)).toEqual(['Spoken question', 'Spoken answer.']);
+  });
+});

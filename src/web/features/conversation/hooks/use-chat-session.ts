@@ -9,6 +9,7 @@ import type { ChatStreamEvent } from '../../../../shared/chat-stream';
 import { messages as texts } from '../../../../shared/messages';
 import { ApiError } from '../../../lib/api-client';
 import type { PronunciationReport } from '../../../../shared/schemas/pronunciation';
+import type { HistoryItem } from '../../../../shared/schemas/conversations';
 import { streamChat } from '../api/stream-chat';
 import { historyFrom } from '../utils/chat-history';
 import { localId, type LogMessage } from '../utils/log-message';
@@ -32,6 +33,12 @@ export interface SendOptions {
   pronunciationReport?: PronunciationReport;
   /** The reply as it grows (voice speaks it sentence by sentence); `final` once it is complete. */
   onReply?: (reply: { id: string; text: string; final: boolean }) => void;
+  /**
+   * The reply's events come from a request already made (open mic's voice turn carried the
+   * question as audio): read them here instead of posting to the chat route. Rejects like the
+   * chat stream (a failed connection); aborting `signal` must stop it.
+   */
+  stream?: (signal: AbortSignal, onEvent: (event: ChatStreamEvent) => void) => Promise<void>;
 }
 
 const clientFallback = () => texts.chat.fallbackReplies[Math.floor(Math.random() * texts.chat.fallbackReplies.length)]!;
@@ -56,7 +63,7 @@ export function useChatSession(options: ChatSessionOptions) {
 
   /** Sends `text` (trimmed; blank is ignored). Resolves false when the server refused it. */
   const send = useCallback(
-    async (text: string, { previewId, onReply, pronunciationReport }: SendOptions = {}): Promise<boolean> => {
+    async (text: string, { previewId, onReply, pronunciationReport, stream }: SendOptions = {}): Promise<boolean> => {
       const message = text.trim();
       // A stopped reply still tearing down does not hold the next message back (open mic's
       // barge-in sends the next turn right after stopping the last one).
@@ -114,19 +121,21 @@ export function useChatSession(options: ChatSessionOptions) {
       };
 
       try {
-        await streamChat({
-          personalityId: opts.personalityId,
-          request: {
-            message,
-            conversationId: current ?? undefined,
-            // With a preview the server already holds the exact messages; signed-in history is on the server.
-            conversationHistory: opts.signedIn || previewId ? undefined : historyFrom(before),
-            previewId,
-            pronunciationReport,
-          },
-          signal: controller.signal,
-          onEvent,
-        });
+        if (stream) await stream(controller.signal, onEvent);
+        else
+          await streamChat({
+            personalityId: opts.personalityId,
+            request: {
+              message,
+              conversationId: current ?? undefined,
+              // With a preview the server already holds the exact messages; signed-in history is on the server.
+              conversationHistory: opts.signedIn || previewId ? undefined : historyFrom(before),
+              previewId,
+              pronunciationReport,
+            },
+            signal: controller.signal,
+            onEvent,
+          });
         if (!ended && !controller.signal.aborted) throw new Error('The reply ended before it was complete');
       } catch (err) {
         if (!controller.signal.aborted) {
@@ -185,5 +194,11 @@ export function useChatSession(options: ChatSessionOptions) {
 
   const currentConversationId = useCallback(() => latest.current.conversationId, []);
 
-  return { messages, conversationId, streaming, send, stop, append, adoptConversation, currentConversationId };
+  /** What a message sent now would carry besides its text (open mic's voice turn sends it with the audio). */
+  const chatContext = useCallback((): { conversationId?: string; conversationHistory?: HistoryItem[] } => {
+    const { options: opts, messages: log, conversationId: current } = latest.current;
+    return { conversationId: current ?? undefined, conversationHistory: opts.signedIn ? undefined : historyFrom(log) };
+  }, []);
+
+  return { messages, conversationId, streaming, send, stop, append, adoptConversation, currentConversationId, chatContext };
 }

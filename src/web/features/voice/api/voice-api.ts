@@ -16,7 +16,7 @@ export function useVoiceCapabilities() {
   return useQuery(voiceCapabilitiesQuery);
 }
 
-async function apiError(res: Response, fallback: string): Promise<ApiError> {
+export async function apiError(res: Response, fallback: string): Promise<ApiError> {
   const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
   return new ApiError(res.status, body?.error?.code ?? 'UNKNOWN', body?.error?.message ?? fallback);
 }

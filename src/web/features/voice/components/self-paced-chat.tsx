@@ -17,7 +17,7 @@ import type { Recording } from '../audio/pcm-recorder';
 import { useChatRecorder } from '../hooks/use-chat-recorder';
 import { useSpeechPlayer } from '../hooks/use-speech-player';
 import { AutoplayBlockedAlert, VolumeControls } from './speech-controls';
-import { SentenceStream, sentencesOf } from '../speech/sentence-stream';
+import { SentenceStream, sentencesOf } from '../../../../shared/sentence-stream';
 
 export interface ReplayTarget {
   id: string;

@@ -1,13 +1,58 @@
-// The own hands-free loop with a scripted VAD: a finished turn is transcribed and sent, the reply
-// is spoken sentence by sentence, its response time runs from the VAD's end of turn to the first
-// audible sentence; speaking over the reply stops it and cancels the turn; silence is not a turn;
-// a lost connection ends the call as dropped.
+// The own hands-free loop with a scripted VAD and a scripted voice turn: a finished turn is sent as
+// one request, its transcript goes into the conversation, the reply's chat events to the
+// conversation and its speech to the player sentence by sentence; the response time runs from the
+// VAD's end of turn to the first audible sentence; speaking over the reply stops it and cancels the
+// request; silence is not a turn; a lost connection ends the call as dropped.
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../lib/api-client';
 import type { SendOptions } from '../../conversation/hooks/use-chat-session';
+import type { ChatStreamEvent } from '../../../../shared/chat-stream';
+import type { TurnSpeechEvent, VoiceTurnEvent } from '../../../../shared/voice-turn-stream';
+import type { VoiceTurn } from '../api/voice-turn-api';
 import type { CallMode, CallStatus } from './call-types';
 import { HandsFreeLoop, type HandsFreeDeps } from './hands-free-loop';
 import type { VadCallbacks } from './silero-vad';
+
+const speech = (index: number, text: string): TurnSpeechEvent => ({ type: 'speech', index, text, mime: 'audio/wav', audio: 'UklGRg==', volume: 1, provider: 'openai' });
+
+/** A turn whose answer is these events, read as the server would stream them. */
+function scriptedTurn(events: VoiceTurnEvent[], text = 'Tell me a story'): VoiceTurn {
+  return {
+    transcript: { text, engine: 'openai', approximate: false },
+    read: async (onEvent) => {
+      for (const e of events) onEvent(e);
+    },
+  };
+}
+
+const STORY: VoiceTurnEvent[] = [
+  { type: 'start', conversationId: 'c1', userMessageId: 'u1', mode: 'model', documentReferences: [], documentsProcessing: false },
+  { type: 'delta', text: 'Once upon a time. ' },
+  speech(0, 'Once upon a time.'),
+  { type: 'delta', text: 'There was a sea.' },
+  { type: 'done', messageId: 'm1', content: 'Once upon a time. There was a sea.', documentReferences: [] },
+  speech(1, 'There was a sea.'),
+];
+
+/** The conversation's send as useChatSession runs it with a `stream`: chat events become the growing reply. */
+function fakeSend(sends: { text: string; options: SendOptions; events: ChatStreamEvent[] }[]) {
+  return vi.fn(async (text: string, options: SendOptions) => {
+    const record = { text, options, events: [] as ChatStreamEvent[] };
+    sends.push(record);
+    const controller = new AbortController();
+    let reply = '';
+    try {
+      await options.stream?.(controller.signal, (e) => {
+        record.events.push(e);
+        if (e.type === 'delta') options.onReply?.({ id: 'r1', text: (reply += e.text), final: false });
+        if (e.type === 'done') options.onReply?.({ id: 'r1', text: e.content, final: true });
+      });
+    } catch {
+      // A stopped reply.
+    }
+    return true;
+  });
+}
 
 function setup(overrides: Partial<HandsFreeDeps> = {}) {
   let vad!: VadCallbacks;
@@ -20,8 +65,8 @@ function setup(overrides: Partial<HandsFreeDeps> = {}) {
   const track = new EventTarget() as EventTarget & { stop(): void };
   track.stop = vi.fn();
   const stream = { getAudioTracks: () => [track], getTracks: () => [track] } as unknown as MediaStream;
-  const player = { speak: vi.fn((_id: string, s: string) => void spoken.push(s)), endReply: vi.fn(), stop: vi.fn() };
-  const sends: { text: string; options: SendOptions }[] = [];
+  const player = { speakTurn: vi.fn((_id: string, s: TurnSpeechEvent) => void spoken.push(s.text)), endReply: vi.fn(), stop: vi.fn() };
+  const sends: { text: string; options: SendOptions; events: ChatStreamEvent[] }[] = [];
   const destroy = vi.fn(async () => {});
   const deps: HandsFreeDeps = {
     endOfTurnMs: 700,
@@ -31,13 +76,8 @@ function setup(overrides: Partial<HandsFreeDeps> = {}) {
       expect(options.endOfTurnMs).toBe(700);
       return { destroy };
     },
-    transcribe: vi.fn(async () => ({ text: 'Tell me a story', engine: 'openai', approximate: false })),
-    send: vi.fn(async (text: string, options: SendOptions) => {
-      sends.push({ text, options });
-      options.onReply?.({ id: 'r1', text: 'Once upon a time. There ', final: false });
-      options.onReply?.({ id: 'r1', text: 'Once upon a time. There was a sea.', final: true });
-      return true;
-    }),
+    startTurn: vi.fn(async () => scriptedTurn(STORY)),
+    send: fakeSend(sends),
     stopReply: vi.fn(),
     player,
     events: {
@@ -58,23 +98,58 @@ const speechAudio = new Float32Array(16000).fill(0.1);
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
 describe('HandsFreeLoop', () => {
-  it('connects, sends each finished turn, speaks the reply sentence by sentence and times the response', async () => {
+  it('connects, sends each finished turn as one request, shows its reply and speaks it sentence by sentence, and times the response', async () => {
     const t = setup();
     await t.loop.start();
     expect(t.statuses).toEqual(['connecting', 'connected']);
     t.vad().onSpeechStart();
     t.vad().onSpeechEnd(speechAudio);
     await flush();
-    const [wav] = (t.deps.transcribe as ReturnType<typeof vi.fn>).mock.calls[0]!;
+    const [wav] = (t.deps.startTurn as ReturnType<typeof vi.fn>).mock.calls[0]!;
     expect(Buffer.from((wav as Uint8Array).subarray(0, 4)).toString('latin1')).toBe('RIFF');
     expect(new DataView((wav as Uint8Array).buffer).getUint32(24, true)).toBe(16000);
+    // The transcript is the question in the conversation; the chat's events are its reply.
     expect(t.sends.map((s) => s.text)).toEqual(['Tell me a story']);
+    expect(t.sends[0]!.events.map((e) => e.type)).toEqual(['start', 'delta', 'delta', 'done']);
     expect(t.spoken).toEqual(['Once upon a time.', 'There was a sea.']);
+    expect(t.player.speakTurn.mock.calls.map(([id]) => id)).toEqual(['r1', 'r1']);
     expect(t.player.endReply).toHaveBeenCalledWith('r1');
     t.tick(420);
     t.loop.playbackStarted('r1');
     t.loop.playbackStarted('r1');
     expect(t.responseTimes).toEqual([420]);
+  });
+
+  it('barge-in mid-reply cancels the request and stops the reply; what arrives after is not spoken', async () => {
+    let turnSignal: AbortSignal | undefined;
+    let late!: (e: VoiceTurnEvent) => void;
+    const t = setup({
+      startTurn: vi.fn(async (_wav: Uint8Array<ArrayBuffer>, signal: AbortSignal) => {
+        turnSignal = signal;
+        return {
+          transcript: { text: 'Tell me a story', engine: 'openai', approximate: false },
+          read: (onEvent: (e: VoiceTurnEvent) => void) =>
+            new Promise<void>((_resolve, reject) => {
+              for (const e of STORY.slice(0, 3)) onEvent(e);
+              late = onEvent;
+              signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+            }),
+        };
+      }),
+    });
+    await t.loop.start();
+    t.vad().onSpeechEnd(speechAudio);
+    await flush();
+    expect(t.spoken).toEqual(['Once upon a time.']);
+    t.vad().onSpeechStart();
+    expect(turnSignal?.aborted).toBe(true);
+    expect(t.player.stop).toHaveBeenCalled();
+    expect(t.deps.stopReply).toHaveBeenCalled();
+    late(speech(1, 'There was a sea.'));
+    await flush();
+    expect(t.spoken).toEqual(['Once upon a time.']);
+    expect(t.player.endReply).not.toHaveBeenCalled();
+    expect(t.deps.onTurnError).not.toHaveBeenCalled();
   });
 
   it('barge-in: speech while the reply plays stops the audio, cancels the turn upstream, and listens', async () => {
@@ -88,10 +163,10 @@ describe('HandsFreeLoop', () => {
     expect(t.modes.at(-1)).toBe('listening');
   });
 
-  it('barge-in while the turn is still being transcribed aborts it: nothing is sent', async () => {
+  it('barge-in while the turn is still being transcribed aborts its request: nothing is sent', async () => {
     let seen: AbortSignal | undefined;
     const t = setup({
-      transcribe: (_wav, signal) =>
+      startTurn: (_wav, signal) =>
         new Promise((_resolve, reject) => {
           seen = signal;
           signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
@@ -108,8 +183,8 @@ describe('HandsFreeLoop', () => {
   });
 
   it('a turn with no speech in it is dropped quietly; other failures are reported and the call goes on', async () => {
-    const transcribe = vi.fn().mockRejectedValueOnce(new ApiError(422, 'NO_SPEECH', 'No speech detected - try speaking louder')).mockRejectedValueOnce(new ApiError(502, 'STT_ERROR', 'Speech-to-text error: boom'));
-    const t = setup({ transcribe });
+    const startTurn = vi.fn().mockRejectedValueOnce(new ApiError(422, 'NO_SPEECH', 'No speech detected - try speaking louder')).mockRejectedValueOnce(new ApiError(502, 'STT_ERROR', 'Speech-to-text error: boom'));
+    const t = setup({ startTurn });
     await t.loop.start();
     t.vad().onSpeechEnd(speechAudio);
     await flush();
@@ -121,7 +196,7 @@ describe('HandsFreeLoop', () => {
   });
 
   it('a lost network or microphone ends the call as dropped; End Call ends it quietly', async () => {
-    const t = setup({ transcribe: vi.fn().mockRejectedValue(new ApiError(0, 'NETWORK', 'Failed to process recorded audio')) });
+    const t = setup({ startTurn: vi.fn().mockRejectedValue(new ApiError(0, 'NETWORK', 'Failed to process recorded audio')) });
     await t.loop.start();
     t.vad().onSpeechEnd(speechAudio);
     await flush();

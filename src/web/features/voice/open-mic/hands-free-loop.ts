@@ -1,14 +1,15 @@
 // The product's own open-mic conversation, for personalities without an ElevenLabs agent: voice
-// activity detection decides when the person has finished, the turn goes through speech-to-text,
-// the grounded chat (the same conversation as Text and Self-paced Chat) and speech sentence by
-// sentence; speaking while the personality talks stops its audio at once and cancels the reply
-// upstream (the aborted chat request cancels the model call; the player aborts speech fetches).
+// activity detection decides when the person has finished, and the turn is one request (the voice
+// turn: speech-to-text, the grounded chat in the same conversation as Text and Self-paced Chat,
+// and the reply's speech sentence by sentence, all in one streamed answer). Speaking while the
+// personality talks stops its audio at once and cancels the turn upstream (the aborted request
+// cancels the model call and the speech being synthesized).
 import { ApiError } from '../../../lib/api-client';
 import { messages } from '../../../../shared/messages';
 import type { SendOptions } from '../../conversation/hooks/use-chat-session';
-import type { Transcript } from '../api/voice-api';
+import { isChatEvent, type TurnSpeechEvent } from '../../../../shared/voice-turn-stream';
+import type { VoiceTurn } from '../api/voice-turn-api';
 import { encodeWav } from '../audio/wav-encoder';
-import { SentenceStream } from '../speech/sentence-stream';
 import type { ActiveCall, CallEvents } from './call-types';
 import type { VadFactory, VadHandle } from './silero-vad';
 
@@ -20,11 +21,13 @@ export interface HandsFreeDeps {
   audioContext?: AudioContext;
   /** How long voice detection may take to start before the call is given up. */
   startTimeoutMs?: number;
-  transcribe(wav: Uint8Array<ArrayBuffer>, signal: AbortSignal): Promise<Transcript>;
+  /** Sends a finished turn; resolves once its transcript is known (the reply follows in the same answer). */
+  startTurn(wav: Uint8Array<ArrayBuffer>, signal: AbortSignal): Promise<VoiceTurn>;
+  /** The conversation's send: shows the question and the reply, read from the turn's answer (`stream`). */
   send(text: string, options: SendOptions): Promise<boolean>;
-  /** Stops the reply streaming from the server (its model call is cancelled with it). */
+  /** Stops the reply in the conversation (the turn's request is cancelled with it). */
   stopReply(): void;
-  player: { speak(replyId: string, sentence: string): void; endReply(replyId: string): void; stop(): void };
+  player: { speakTurn(replyId: string, speech: TurnSpeechEvent): void; endReply(replyId: string): void; stop(): void };
   events: CallEvents;
   /** A turn failed (it is dropped; the call goes on). */
   onTurnError(message: string, kind: 'warning' | 'error'): void;
@@ -123,20 +126,34 @@ export class HandsFreeLoop {
     this.turn = controller;
     this.turnEndedAt = this.now();
     try {
-      const transcript = await this.deps.transcribe(encodeWav(audio, 16000), controller.signal);
-      if (controller.signal.aborted) return;
-      const text = transcript.text.trim();
-      if (!text) return;
-      const sentences = new SentenceStream();
-      await this.deps.send(text, {
-        pronunciationReport: transcript.pronunciation,
-        onReply: ({ id, text: reply, final }) => {
-          if (controller.signal.aborted) return;
-          this.currentReplyId = id;
-          for (const s of final ? sentences.finish(reply) : sentences.push(reply)) this.deps.player.speak(id, s);
-          if (final) this.deps.player.endReply(id);
+      const turn = await this.deps.startTurn(encodeWav(audio, 16000), controller.signal);
+      const text = turn.transcript.text.trim();
+      if (controller.signal.aborted || !text) return void controller.abort();
+      let replyId: string | null = null;
+      const early: TurnSpeechEvent[] = [];
+      const speak = (speech: TurnSpeechEvent) => (replyId ? this.deps.player.speakTurn(replyId, speech) : early.push(speech));
+      const sent = await this.deps.send(text, {
+        pronunciationReport: turn.transcript.pronunciation,
+        onReply: ({ id }) => {
+          if (replyId || controller.signal.aborted) return;
+          replyId = this.currentReplyId = id;
+          for (const speech of early.splice(0)) this.deps.player.speakTurn(id, speech);
+        },
+        stream: (signal, onChatEvent) => {
+          // Either side stopping stops both: the conversation's Stop cancels the request; a newer
+          // turn (or barge-in) cancelling the request stops the reply in the conversation.
+          signal.addEventListener('abort', () => controller.abort(), { once: true });
+          controller.signal.addEventListener('abort', () => this.deps.stopReply(), { once: true });
+          return turn.read((event) => {
+            if (controller.signal.aborted) return;
+            if (event.type === 'speech') speak(event);
+            else if (isChatEvent(event)) onChatEvent(event);
+          });
         },
       });
+      // Not taken (another reply was still streaming): nothing of this turn is read.
+      if (!sent) controller.abort();
+      if (!controller.signal.aborted && replyId) this.deps.player.endReply(replyId);
     } catch (err) {
       if (controller.signal.aborted || this.ended) return;
       // Silence or a cough: nothing to answer, keep listening.

@@ -6,7 +6,8 @@ import { toast } from 'sonner';
 import { messages } from '../../../../shared/messages';
 import { ApiError } from '../../../lib/api-client';
 import type { SendOptions } from '../../conversation/hooks/use-chat-session';
-import { transcribe, warmVoice } from '../api/voice-api';
+import { warmVoice } from '../api/voice-api';
+import { startVoiceTurn, type TurnContext } from '../api/voice-turn-api';
 import { browserHints, microphoneErrorMessage, microphoneSupported } from '../audio/microphone-errors';
 import { useSpeechPlayer } from '../hooks/use-speech-player';
 import { startAgentCall } from './agent-call';
@@ -23,6 +24,8 @@ export interface OpenMicOptions {
   endOfTurnMs: number;
   send(text: string, options: SendOptions): Promise<boolean>;
   stopReply(): void;
+  /** The conversation's context a turn carries with its audio (saved conversation, or an anonymous visitor's history). */
+  chatContext(): TurnContext;
   appendLine(sender: 'user' | 'personality', content: string): void;
   adoptConversation(id: string): void;
   currentConversationId(): string | null;
@@ -151,7 +154,7 @@ export function useOpenMic(options: OpenMicOptions) {
           getStream: openMicrophone,
           createVad: createSileroVad,
           audioContext,
-          transcribe: (wav, signal) => transcribe(personality.id, wav, signal),
+          startTurn: (wav, signal) => startVoiceTurn(personality.id, wav, latest.current.chatContext(), signal),
           send: (text, o) => latest.current.send(text, o),
           stopReply: () => latest.current.stopReply(),
           player: speech.player,

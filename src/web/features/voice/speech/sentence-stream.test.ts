@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SentenceStream, sentencesOf, speakable } from './sentence-stream';
+import { SentenceStream, sentencesOf, speakable } from '../../../../shared/sentence-stream';
 
 /** Feeds a reply word by word, as it streams, collecting what would be spoken and when. */
 function stream(reply: string) {

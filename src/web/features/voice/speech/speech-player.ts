@@ -10,6 +10,8 @@ import { playbackVolume, voiceVolumeMultiplier } from '../../../../shared/voice-
 import { synthesize } from '../api/voice-api';
 import { playChime, type Chime } from '../audio/chime';
 import { encodeWav } from '../audio/wav-encoder';
+import { wavToAudioBuffer } from '../audio/wav-samples';
+import { BROWSER_VOICE_CODES, type TurnSpeechEvent } from '../../../../shared/voice-turn-stream';
 
 export type Clip =
   | { kind: 'audio'; url: string; blob: Blob; multiplier: number; decoded?: Promise<AudioBuffer | null> }
@@ -37,6 +39,16 @@ export interface SpeechPlayerOptions {
 }
 
 const PREFETCH = 3;
+
+/** Base64 to bytes: natively where the browser can (Chromium 140+, Firefox 133+), else through atob. */
+function fromBase64(text: string): Uint8Array<ArrayBuffer> {
+  const native = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array<ArrayBuffer> }).fromBase64;
+  if (native) return native(text);
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
 const BROWSER_RATE = 0.9;
 const BROWSER_PITCH = 1;
 
@@ -64,6 +76,17 @@ export class SpeechPlayer {
     if (this.failedReplies.has(replyId)) return;
     this.queue.push({ replyId, kind: 'sentence', text: sentence });
     this.prefetch();
+    void this.run();
+  }
+
+  /**
+   * One sentence of an open-mic turn, its speech already in the turn's answer (no fetch of its
+   * own): decoded at once when a call's context runs, played in arrival order. Failures follow
+   * the same rules as fetched sentences (the browser's voice, or one message and silence).
+   */
+  speakTurn(replyId: string, speech: TurnSpeechEvent) {
+    if (this.failedReplies.has(replyId)) return;
+    this.queue.push({ replyId, kind: 'sentence', text: speech.text, clip: Promise.resolve(this.turnClip(replyId, speech)) });
     void this.run();
   }
 
@@ -175,6 +198,26 @@ export class SpeechPlayer {
     }
   }
 
+  private turnClip(replyId: string, speech: TurnSpeechEvent): Clip {
+    if ('error' in speech) {
+      if (BROWSER_VOICE_CODES.has(speech.error.code)) return { kind: 'browser', text: speech.text };
+      if (!this.failedReplies.has(replyId)) {
+        this.failedReplies.add(replyId);
+        this.options.onError(speech.error.message);
+      }
+      return { kind: 'silent' };
+    }
+    const bytes = fromBase64(speech.audio);
+    const blob = new Blob([bytes], { type: speech.mime });
+    const url = URL.createObjectURL(blob);
+    this.urls.push(url);
+    const context = this.runningContext();
+    // WAV is copied into a buffer at once; anything else is decoded (the blob keeps its own copy of the bytes).
+    const samples = context ? wavToAudioBuffer(context, bytes) : null;
+    const decoded = samples ? Promise.resolve(samples) : context ? context.decodeAudioData(bytes.buffer).catch(() => null) : undefined;
+    return { kind: 'audio', url, blob, multiplier: speech.volume, decoded };
+  }
+
   private async run() {
     if (this.running) return;
     this.running = true;
@@ -229,7 +272,8 @@ export class SpeechPlayer {
     const context = this.runningContext();
     if (!context) return null;
     try {
-      return await context.decodeAudioData(await blob.arrayBuffer());
+      const bytes = new Uint8Array(await blob.arrayBuffer());
+      return wavToAudioBuffer(context, bytes) ?? (await context.decodeAudioData(bytes.buffer));
     } catch {
       return null;
     }

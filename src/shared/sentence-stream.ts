@@ -1,7 +1,8 @@
 // Turns a reply that grows as it streams into sentences to speak, each once, as soon as it is
 // complete, so the first words are heard long before the reply ends. DO_NOT_READ spans (spec
 // section 9) are never spoken; an unclosed one hides everything after it until it closes.
-import { splitDoNotRead } from '../../../../shared/do-not-read';
+// Shared: Self-paced Chat cuts replies in the browser, open mic's voice turn on the server.
+import { splitDoNotRead } from './do-not-read';
 
 // A sentence ends at . ! ? or … (with closing quotes or brackets) followed by white space, or at a line break.
 const BOUNDARY = /[.!?…]+["'”’)\]]*\s+|\n+/g;

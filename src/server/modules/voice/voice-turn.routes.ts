@@ -1,0 +1,138 @@
+// Open mic's own hands-free loop, one request per turn: POST /api/personalities/{id}/voice/turn
+// takes the person's recording (multipart: an optional `request` JSON field with the chat's
+// conversationId or an anonymous visitor's history, then the `audio` WAV) and answers NDJSON
+// (shared/voice-turn-stream.ts): the transcript, the grounded chat's events (the chat service's
+// own run: the same saved conversation, moderation and saving rules as the chat route), and the
+// reply's speech sentence by sentence as the text arrives. Three round trips, three access checks
+// and the client's gaps between them were most of a turn's latency; the limits of the three routes
+// it replaces are still counted with their messages. Refusals (429, 404, 400, 422 NO_SPEECH) come
+// before any line; disconnecting (barge-in) cancels the model call and the speech in flight.
+import type { Context } from 'hono';
+import { stream } from 'hono/streaming';
+import type { AppEnv, Viewer } from '../../auth/session';
+import { AppError } from '../../lib/errors';
+import { createRouter } from '../../lib/openapi';
+import { timed } from '../../lib/server-timing';
+import { readSingleFileForm } from '../../lib/single-file-form';
+import { messages } from '../../../shared/messages';
+import { limits as appLimits } from '../../../shared/limits';
+import { chatRequestSchema } from '../../../shared/schemas/conversations';
+import type { VoiceTurnEvent } from '../../../shared/voice-turn-stream';
+import type { ChatRun } from '../conversations/chat-run';
+import type { ExchangeInput } from '../conversations/chat.service';
+import { AUDIO_MAX_BYTES, type VoiceService } from './voice.service';
+import { createSpokenReply } from './spoken-reply';
+
+/** Counts one hit of a rate limit for this request; throws RATE_LIMITED past it. */
+export type LimitCounter = (c: Context<AppEnv>) => Promise<void>;
+
+export interface VoiceTurnDeps {
+  voice: VoiceService;
+  /** The chat service's start (conversations module); it checks access again in its one read. */
+  startChat(viewer: Viewer | null, personalityId: string, input: ExchangeInput, startedAt: number): Promise<ChatRun>;
+  /** The limits of the transcribe, chat and speech routes (speech: one hit per sentence). */
+  limits: { transcribe: LimitCounter; chat: LimitCounter; speech: LimitCounter };
+}
+
+const turnRequestSchema = chatRequestSchema.pick({ conversationId: true, conversationHistory: true });
+/** An anonymous visitor's history (at most chatHistoryMaxChars of text, JSON-escaped). */
+const REQUEST_FIELD_MAX = 64 * 1024;
+
+const TURN_PATH = /^\/api\/personalities\/[^/]+\/voice\/turn\/?$/;
+/** The turn's multipart body skips the API's small JSON body limit (it has its own). */
+export const isVoiceTurnPath = (method: string, path: string) => method === 'POST' && TURN_PATH.test(path);
+
+/** The voice routes answer their limit with the spec's voice message. */
+async function asVoiceLimit(counting: Promise<void>): Promise<void> {
+  try {
+    await counting;
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'RATE_LIMITED') throw new AppError('VOICE_RATE_LIMITED', undefined, { details: err.details });
+    throw err;
+  }
+}
+
+async function readTurnForm(request: Request): Promise<{ audio: Uint8Array; input: Pick<ExchangeInput, 'conversationId' | 'conversationHistory'> }> {
+  const read = await readSingleFileForm(request, AUDIO_MAX_BYTES, { fieldMaxBytes: REQUEST_FIELD_MAX });
+  if (!read.ok) {
+    if (read.reason === 'too-large') {
+      const bytes = Number(request.headers.get('content-length') ?? AUDIO_MAX_BYTES + 1);
+      throw new AppError('AUDIO_TOO_LARGE', messages.voice.audioTooLarge((bytes / (1024 * 1024)).toFixed(1)), { details: { bytes, maxBytes: AUDIO_MAX_BYTES } });
+    }
+    throw new AppError('BAD_AUDIO', messages.voice.truncatedAudio, { details: { reason: read.reason } });
+  }
+  const { fields, file } = read.form;
+  if (!file) throw new AppError('BAD_AUDIO', messages.voice.truncatedAudio, { details: { reason: 'no-audio' } });
+  let raw: unknown = {};
+  try {
+    raw = fields.request ? JSON.parse(fields.request) : {};
+  } catch {
+    throw new AppError('BAD_REQUEST', messages.errors.badJson);
+  }
+  const parsed = turnRequestSchema.safeParse(raw);
+  if (!parsed.success) throw new AppError('BAD_REQUEST', parsed.error.issues[0]?.message ?? messages.errors.invalidInput);
+  return { audio: new Uint8Array(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength), input: parsed.data };
+}
+
+export function voiceTurnRoutes(deps: VoiceTurnDeps) {
+  const { voice } = deps;
+  return createRouter().post('/:id/voice/turn', async (c) => {
+    const viewer = c.get('viewer') ?? null;
+    const id = c.req.param('id');
+    // The speech-to-text and chat limits are counted beside the access check; a refusal is the answer.
+    const counted = Promise.allSettled([asVoiceLimit(deps.limits.transcribe(c)), deps.limits.chat(c)]);
+    const access = timed(c, 'access', () => voice.visiblePersonality(id, viewer?.id ?? null));
+    access.catch(() => {}); // awaited below, after the limits' verdicts
+    for (const verdict of await counted) if (verdict.status === 'rejected') throw verdict.reason;
+    const personality = await access;
+    const { audio, input } = await timed(c, 'body', () => readTurnForm(c.req.raw));
+    const transcript = await timed(c, 'stt', () => voice.transcribe(audio, c.req.raw.signal, personality));
+    const message = transcript.text.slice(0, appLimits.chatMessageMax);
+    const run = await timed(c, 'prepare', () =>
+      deps.startChat(viewer, id, { ...input, message, pronunciationReport: transcript.pronunciation }, performance.now()),
+    );
+
+    const abort = new AbortController();
+    const requestSignal = c.req.raw.signal;
+    const onRequestAbort = () => abort.abort();
+    if (requestSignal.aborted) abort.abort();
+    else requestSignal.addEventListener('abort', onRequestAbort, { once: true });
+    c.header('Content-Type', 'application/x-ndjson; charset=utf-8');
+    c.header('Cache-Control', 'no-cache, no-transform');
+    c.header('X-Accel-Buffering', 'no');
+    return stream(c, async (out) => {
+      out.onAbort(() => abort.abort());
+      const write = (event: VoiceTurnEvent) => out.write(`${JSON.stringify(event)}\n`);
+      // The first sentence's speech hit is counted while the model starts, not after its text.
+      let firstHit: Promise<void> | undefined = asVoiceLimit(deps.limits.speech(c));
+      firstHit.catch(() => {}); // awaited by the first sentence
+      const spoken = createSpokenReply({
+        signal: abort.signal,
+        emit: write,
+        speak: async (text, signal) => {
+          const hit = firstHit ?? asVoiceLimit(deps.limits.speech(c));
+          firstHit = undefined;
+          await hit;
+          const speech = await voice.speech(personality, text, signal, { fastDecode: true });
+          const bytes = new Uint8Array(await new Response(speech.stream).arrayBuffer());
+          return { mime: speech.mime, bytes, volume: speech.volume, provider: speech.provider };
+        },
+      });
+      try {
+        await write({ type: 'transcript', text: message, engine: transcript.engine, approximate: transcript.approximate, pronunciation: transcript.pronunciation });
+        let reply = '';
+        // The last sentence is spoken as soon as the model has finished, while the reply is checked and saved.
+        for await (const event of run.events(abort.signal, { onReplyComplete: (text) => spoken.finish(text) })) {
+          if (abort.signal.aborted) break;
+          await write(event);
+          if (event.type === 'delta') spoken.push((reply += event.text));
+          else if (event.type === 'done') spoken.finish(event.content);
+          else if (event.type === 'error') spoken.replaceWith(event.fallback);
+        }
+        await spoken.done();
+      } finally {
+        requestSignal.removeEventListener('abort', onRequestAbort);
+      }
+    });
+  });
+}
