@@ -5,7 +5,7 @@ import { startTestServer, type TestClient, type TestServer, type TestServerOptio
 import { startFakeOpenAI, type FakeOpenAI } from '../../../../tests/fakes/openai-fake';
 import { startFakeElevenLabs, type FakeElevenLabs } from '../../../../tests/fakes/elevenlabs-fake';
 import { fliteSynthesize } from '../../ai/speech/flite-text-to-speech';
-import { createTurnStreamParser, type VoiceTurnEvent } from '../../../shared/voice-turn-stream';
+import { createTurnStreamParser, type TurnSpeechEvent, type VoiceTurnEvent } from '../../../shared/voice-turn-stream';
 
 export function wav16(samples: Int16Array, sampleRate = 16000, channels = 1): Uint8Array {
   const out = Buffer.alloc(44 + samples.length * 2);
@@ -96,6 +96,9 @@ export async function voiceTurn(client: TestClient, personalityId: string, wav: 
 }
 
 /** A whole turn's answer: its status, and its events (NDJSON) or its JSON error. */
+/** A voice turn's speech events, in the order they came. */
+export const speechOf = (events: VoiceTurnEvent[]) => events.filter((e): e is TurnSpeechEvent => e.type === 'speech');
+
 export async function voiceTurnEvents(client: TestClient, personalityId: string, wav: Uint8Array, request?: Record<string, unknown>) {
   const res = await voiceTurn(client, personalityId, wav, request);
   const text = await res.text();

@@ -3,9 +3,8 @@
 // per sentence and ElevenLabs' daily credits as the reply is spoken (the rest of it stays silent).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../../shared/messages';
-import type { TurnSpeechEvent } from '../../../shared/voice-turn-stream';
 import { chat, createPersonality } from '../conversations/conversations.test-support';
-import { startVoiceServer, toneWav16, voiceTurnEvents, type VoiceTestServer } from './voice.test-support';
+import { speechOf, startVoiceServer, toneWav16, voiceTurnEvents, type VoiceTestServer } from './voice.test-support';
 
 let v: VoiceTestServer;
 
@@ -28,7 +27,6 @@ afterAll(async () => {
   await v?.close();
 });
 
-const speechOf = (events: { type: string }[]) => events.filter((e): e is TurnSpeechEvent => e.type === 'speech');
 
 describe('the voice turn counts the limits of transcribe, chat and speech', () => {
   it('the speech limit is counted per sentence: past it, that sentence says why and the rest is silent', async () => {

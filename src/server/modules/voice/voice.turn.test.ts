@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../test-support/test-server';
 import { messages } from '../../../shared/messages';
-import { createTurnStreamParser, type TurnSpeechEvent, type VoiceTurnEvent } from '../../../shared/voice-turn-stream';
+import { createTurnStreamParser } from '../../../shared/voice-turn-stream';
 import { createPersonality } from '../conversations/conversations.test-support';
-import { isWav, silentWav16, startVoiceServer, toneWav16, voiceTurn, voiceTurnEvents, type VoiceTestServer } from './voice.test-support';
+import { isWav, silentWav16, speechOf, startVoiceServer, toneWav16, voiceTurn, voiceTurnEvents, type VoiceTestServer } from './voice.test-support';
 
 const REPLY = 'Hello there, my good friend. I am very well today, thank you.';
 let v: VoiceTestServer;
@@ -22,8 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await v?.close();
 });
-
-const speechOf = (events: VoiceTurnEvent[]) => events.filter((e): e is TurnSpeechEvent => e.type === 'speech');
 
 describe('a voice turn', () => {
   it('is transcribed, answered, saved in the conversation and spoken sentence by sentence, in order', async () => {
