@@ -188,25 +188,26 @@ export class SpeechPlayer {
       return { kind: 'audio', url, blob: audio.blob, multiplier: audio.multiplier, decoded };
     } catch (err) {
       if (generation !== this.generation) return { kind: 'silent' };
-      if (err instanceof ApiError && (err.code === 'TTS_FALLBACK' || err.code === 'TTS_BROWSER')) return { kind: 'browser', text: item.text };
-      // One message per reply, then the rest of it stays silent (it is still in the log).
-      if (!this.failedReplies.has(item.replyId)) {
-        this.failedReplies.add(item.replyId);
-        this.options.onError(err instanceof ApiError ? err.message : messages.voice.playbackFailed);
-      }
-      return { kind: 'silent' };
+      if (err instanceof ApiError) return this.failedClip(item.replyId, item.text, err);
+      return this.failedClip(item.replyId, item.text, { code: 'UNKNOWN', message: messages.voice.playbackFailed });
     }
   }
 
-  private turnClip(replyId: string, speech: TurnSpeechEvent): Clip {
-    if ('error' in speech) {
-      if (BROWSER_VOICE_CODES.has(speech.error.code)) return { kind: 'browser', text: speech.text };
-      if (!this.failedReplies.has(replyId)) {
-        this.failedReplies.add(replyId);
-        this.options.onError(speech.error.message);
-      }
-      return { kind: 'silent' };
+  /**
+   * A sentence whose speech failed: the browser's own voice for the fallback codes; otherwise one
+   * message per reply, then the rest of it stays silent (it is still in the log).
+   */
+  private failedClip(replyId: string, text: string, error: { code: string; message: string }): Clip {
+    if (BROWSER_VOICE_CODES.has(error.code)) return { kind: 'browser', text };
+    if (!this.failedReplies.has(replyId)) {
+      this.failedReplies.add(replyId);
+      this.options.onError(error.message);
     }
+    return { kind: 'silent' };
+  }
+
+  private turnClip(replyId: string, speech: TurnSpeechEvent): Clip {
+    if ('error' in speech) return this.failedClip(replyId, speech.text, speech.error);
     const bytes = fromBase64(speech.audio);
     const blob = new Blob([bytes], { type: speech.mime });
     const url = URL.createObjectURL(blob);
