@@ -102,6 +102,19 @@ async function watchStream(c: TestClient, path: string, headers: Record<string, 
   }
 }
 
+/** The pid of the process whose lease the document's running job holds. */
+async function jobHolder(documentId: string): Promise<number> {
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  try {
+    const { rows } = await c.query(`select locked_by from jobs where document_id = $1 and status = 'running'`, [documentId]);
+    expect(rows, 'one running job for the document').toHaveLength(1);
+    return Number(String(rows[0].locked_by).split('/')[1]);
+  } finally {
+    await c.end();
+  }
+}
+
 describe.skipIf(!adminUrl)('two app processes behind a round-robin proxy', () => {
   it('alternates requests between the processes, and applied the migrations exactly once', async () => {
     const seen = [];
@@ -181,25 +194,30 @@ describe.skipIf(!adminUrl)('two app processes behind a round-robin proxy', () =>
     const owner = await userOn(B);
     const id = (await owner.request('POST', '/api/personalities', { name: 'Survivor' }, B)).body.personality.id as string;
     const before = openai.transcriptions.length;
-    // The provider holds the first piece's answer: the job is mid-way when A dies.
+    // The provider holds the first piece's answer: the job is mid-way when its process dies.
     openai.setAudio({ transcript: 'Lessons from the lighthouse', transcribeFail: 'none', transcribeHoldFrom: before });
-    // Queued on A, which wakes its own runner at once (B only polls): A takes the job.
+    // Queued on A, which wakes its own runner at once; B polls too and may win the claim, so the
+    // process killed is whichever one the job's lease names (locked_by is host/pid/random).
     const res = await upload(owner, id, 'talk.wav', toneWav16(250, 8000), A, 'documents/audio');
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    await expect.poll(() => openai.transcriptions.length - before, { timeout: 20_000, interval: 100 }).toBeGreaterThan(0);
-    cluster.apps[0]!.kill();
-    openai.setAudio({ transcribeHoldFrom: undefined });
     const docId = res.body.document.id as string;
+    await expect.poll(() => openai.transcriptions.length - before, { timeout: 20_000, interval: 100 }).toBeGreaterThan(0);
+    const holder = await jobHolder(docId);
+    const victim = cluster.apps.find((app) => app.child.pid === holder);
+    expect(victim, `the job's lease names pid ${holder}, one of the app processes`).toBeDefined();
+    victim!.kill();
+    const survivor = victim!.index === 0 ? B : A;
+    openai.setAudio({ transcribeHoldFrom: undefined });
     await expect
       .poll(
         async () => {
-          const list = await owner.request('GET', `/api/personalities/${id}/documents`, undefined, B);
+          const list = await owner.request('GET', `/api/personalities/${id}/documents`, undefined, survivor);
           return list.body.documents.find((d: { id: string }) => d.id === docId)?.status;
         },
         { timeout: 60_000, interval: 300 },
       )
       .toBe('ready');
-    // Three pieces, and the one A was working on was asked for again by B: more than three calls.
+    // Three pieces, and the one the dead process was working on was asked for again: more than three calls.
     expect(openai.transcriptions.length - before).toBeGreaterThan(3);
   });
 });

@@ -3,6 +3,7 @@
 // is lost, or a server that stops, sees its signal aborted; on a clean stop the job is handed back
 // at once, on a crash its lease expires and another process (or the next start) picks it up.
 import crypto from 'node:crypto';
+import os from 'node:os';
 import type { Database } from '../db/client';
 import type { Logger } from '../lib/logger';
 import * as repo from './jobs.repository';
@@ -45,6 +46,14 @@ export interface JobRunner {
   /** Checks for work now (after a job was queued in this process). */
   wake(): void;
   stop(): Promise<void>;
+}
+
+/**
+ * A fresh claim token that also says which process holds the job (host/pid/random), so a person
+ * (or a test) reading `jobs.locked_by` knows whose lease it is. Only equality is ever checked.
+ */
+export function newClaimToken(): string {
+  return `${os.hostname()}/${process.pid}/${crypto.randomUUID()}`;
 }
 
 export function createJobRunner(opts: JobRunnerOptions): JobRunner {
@@ -114,7 +123,7 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
   async function loop() {
     while (!stopping) {
       let job: repo.JobRow | undefined;
-      const token = crypto.randomUUID();
+      const token = newClaimToken();
       try {
         job = await repo.claimJob(opts.db, kinds, token, opts.leaseSeconds);
       } catch (err) {
