@@ -98,6 +98,11 @@ export function isUnstorableText(err: unknown): boolean {
   return code === '22021' || code === '22P05';
 }
 
+/** PostgreSQL aborted this transaction to break a deadlock (40P01): safe to run it again whole. */
+export function isDeadlock(err: unknown): boolean {
+  return pgCode(err) === '40P01';
+}
+
 export function isForeignKeyViolation(err: unknown): boolean {
   return pgCode(err) === '23503';
 }

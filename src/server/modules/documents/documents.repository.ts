@@ -2,6 +2,7 @@
 // owner take the asker and filter private documents inside the SQL.
 import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import { retryOnDeadlock } from '../../db/deadlock-retry';
 import { personalityDocuments, personalityDocumentChunks, personalityDocumentTexts } from '../../db/schema/documents';
 import { personalities } from '../../db/schema/personalities';
 import type { DbOrTx } from '../../jobs/jobs.repository';
@@ -174,12 +175,17 @@ export async function setPrivacy(db: Database, personalityId: string, documentId
   return rows[0];
 }
 
-/** Chunks and embeddings go with it (foreign keys cascade); returns the stored file's key. */
+/**
+ * Chunks and embeddings go with it (foreign keys cascade); returns the stored file's key. The
+ * cascade can deadlock with the document's job mid-write (db/deadlock-retry.ts): run it again.
+ */
 export async function deleteDocument(db: Database, personalityId: string, documentId: string): Promise<{ filePath: string | null } | undefined> {
-  const rows = await db
-    .delete(personalityDocuments)
-    .where(and(eq(personalityDocuments.id, documentId), eq(personalityDocuments.personalityId, personalityId)))
-    .returning({ filePath: personalityDocuments.filePath });
+  const rows = await retryOnDeadlock(() =>
+    db
+      .delete(personalityDocuments)
+      .where(and(eq(personalityDocuments.id, documentId), eq(personalityDocuments.personalityId, personalityId)))
+      .returning({ filePath: personalityDocuments.filePath }),
+  );
   return rows[0];
 }
 

@@ -2,6 +2,7 @@
 // SQL (design.md): the visibility predicate below is the single definition of "may see".
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import { retryOnDeadlock } from '../../db/deadlock-retry';
 import { personalities } from '../../db/schema/personalities';
 import { personalityShares } from '../../db/schema/sharing';
 
@@ -64,11 +65,16 @@ export async function updateOwned(
   return rows[0];
 }
 
-/** Deletes only when `ownerId` owns it; shares, documents and chunks cascade in the database. */
+/**
+ * Deletes only when `ownerId` owns it; shares, documents and chunks cascade in the database. The
+ * cascade can deadlock with a document job still writing (db/deadlock-retry.ts): run it again.
+ */
 export async function deleteOwned(db: Database, id: string, ownerId: string): Promise<boolean> {
-  const rows = await db
-    .delete(personalities)
-    .where(and(eq(personalities.id, id), eq(personalities.userId, ownerId)))
-    .returning({ id: personalities.id });
+  const rows = await retryOnDeadlock(() =>
+    db
+      .delete(personalities)
+      .where(and(eq(personalities.id, id), eq(personalities.userId, ownerId)))
+      .returning({ id: personalities.id }),
+  );
   return rows.length > 0;
 }
