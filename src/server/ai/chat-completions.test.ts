@@ -106,6 +106,41 @@ describe('chat completions client', () => {
     await serverSawClose;
   });
 
+  it('reuses the connection for the next reply once a reply is read to [DONE], and drops it when the reader stops early', async () => {
+    let connections = 0;
+    const count = () => connections++;
+    server.on('connection', count);
+    try {
+      handler = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(`${chunk('Again')}data: [DONE]\n\n`);
+      };
+      for (let i = 0; i < 3; i++) {
+        expect(await collect()).toEqual(['Again']);
+        // The reply is handed over at [DONE]; the socket rejoins the pool when the body's end is
+        // read just after. A person's next message is never sooner than that.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // Three replies, one connection (none at all when an earlier test's is still pooled).
+      expect(connections).toBeLessThanOrEqual(1);
+
+      let closed!: () => void;
+      const serverSawClose = new Promise<void>((resolve) => (closed = resolve));
+      handler = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(chunk('Only'));
+        res.on('close', closed);
+      };
+      for await (const piece of createChatCompletions({ baseUrl, model: 'm' }).stream([{ role: 'user', content: 'Hi' }], new AbortController().signal)) {
+        expect(piece).toBe('Only');
+        break;
+      }
+      await serverSawClose;
+    } finally {
+      server.off('connection', count);
+    }
+  });
+
   it('refuses a base URL that is not http(s)', () => {
     expect(() => createChatCompletions({ baseUrl: 'file:///etc', model: 'm' })).toThrow(/http/);
   });

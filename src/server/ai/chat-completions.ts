@@ -55,6 +55,9 @@ export function createChatCompletions(target: ChatCompletionsTarget) {
         ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}),
       },
     });
+    // Set once the whole reply was read: then the connection goes back to the pool for the next
+    // reply (no new TCP or TLS handshake), instead of being torn down.
+    let finished = false;
     try {
       const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
         req.once('response', resolve);
@@ -67,11 +70,14 @@ export function createChatCompletions(target: ChatCompletionsTarget) {
       // A server that ignores stream:true answers one chat.completion.
       if (!String(res.headers['content-type'] ?? '').includes('text/event-stream')) {
         const text = completionText(JSON.parse(await readAll(res, Infinity)));
+        finished = true;
         if (text) yield text;
         return;
       }
       let pending = '';
-      for await (const piece of res as AsyncIterable<string>) {
+      // Leaving a for-await over a stream destroys it (and with it the pooled socket) unless told
+      // not to: at [DONE] the rest is drained instead, below.
+      for await (const piece of res.iterator({ destroyOnReturn: false }) as AsyncIterable<string>) {
         pending += piece;
         let end: number;
         while ((end = pending.indexOf('\n')) !== -1) {
@@ -79,7 +85,16 @@ export function createChatCompletions(target: ChatCompletionsTarget) {
           pending = pending.slice(end + 1);
           if (!line.startsWith('data:')) continue;
           const data = line.slice(5).trim();
-          if (data === '[DONE]') return;
+          if (data === '[DONE]') {
+            // What follows [DONE] (the chunked body's end) is read and dropped, so the socket is
+            // reusable; the caller is not kept waiting for it.
+            finished = true;
+            res.resume();
+            // A server that keeps the response open after [DONE] would hold the socket forever.
+            const giveUp = setTimeout(() => res.destroy(), 10_000).unref();
+            res.once('end', () => clearTimeout(giveUp));
+            return;
+          }
           const text = chunkText(JSON.parse(data));
           if (text) yield text;
         }
@@ -90,8 +105,8 @@ export function createChatCompletions(target: ChatCompletionsTarget) {
       if (err instanceof ChatCompletionsError) throw err;
       throw new ChatCompletionsError(`the model server could not be reached or answered badly: ${err instanceof Error ? err.message : String(err)}`);
     } finally {
-      // Stopped early (the person pressed Stop or left): stop the model too.
-      req.destroy();
+      // Stopped early (the person pressed Stop or left, or the reply broke off): stop the model too.
+      if (!finished) req.destroy();
     }
   }
 
