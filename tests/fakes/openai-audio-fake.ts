@@ -47,6 +47,8 @@ export interface RecordedTranscription {
 export interface RecordedSpeech {
   body: { model?: string; input?: string; voice?: string; response_format?: string };
   authorization?: string;
+  /** The caller closed the request before the audio was all sent (a cancelled synthesis). */
+  closedEarly?: boolean;
 }
 
 export const DEFAULT_FAKE_TRANSCRIPT = 'Hello, who are you?';
@@ -134,7 +136,11 @@ export function createAudioHandlers(state: { settings: FakeAudioSettings; transc
     } catch {
       return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'invalid JSON', type: 'invalid_request_error' } }));
     }
-    state.speeches.push({ body, authorization: req.headers.authorization });
+    const record: RecordedSpeech = { body, authorization: req.headers.authorization };
+    state.speeches.push(record);
+    res.once('close', () => {
+      if (!res.writableFinished) record.closedEarly = true;
+    });
     const s = state.settings;
     if (s.speechDelayMs > 0) await sleep(s.speechDelayMs);
     if (s.speechFail !== 'none') return sendError(res, s.speechFail);

@@ -144,7 +144,11 @@ export function createVoiceService(deps: VoiceDeps) {
       return { text: heard, engine: stt.engine, approximate: stt.approximate, pronunciation: await assessPronunciation(audio, intended, heard, signal) };
     },
 
-    /** `fastDecode`: ask for the format the browser decodes soonest where the provider allows (open mic's turn). */
+    /**
+     * `fastDecode`: ask for the format the browser decodes soonest where the provider allows (open
+     * mic's turn). A synthesis cancelled through `signal` (barge-in, the listener gone) throws as a
+     * failure would, but is not logged as one: nothing went wrong with the provider.
+     */
     async speech(personality: PersonalityRow, rawText: string, signal?: AbortSignal, options: { fastDecode?: boolean } = {}): Promise<SpeechResult> {
       const text = stripDoNotRead(rawText).slice(0, SPEECH_TEXT_MAX);
       if (!/[\p{L}\p{N}]/u.test(text)) throw new AppError('BAD_REQUEST', messages.voice.nothingToSpeak);
@@ -155,7 +159,7 @@ export function createVoiceService(deps: VoiceDeps) {
           const audio = await synthesizers.openai.synthesize(text, chosen.voice, signal, options.fastDecode ? { format: 'wav' } : undefined);
           return { ...audio, provider: 'openai', voice: chosen.voice, volume: voiceVolumeMultiplier('openai', chosen.voice) };
         } catch (err) {
-          logger.warn(`openai speech failed, the browser speaks instead: ${describe(err)}`);
+          if (!signal?.aborted) logger.warn(`openai speech failed, the browser speaks instead: ${describe(err)}`);
           throw new AppError('TTS_FALLBACK', undefined, { details: { reason: describe(err) } });
         }
       }
@@ -169,7 +173,7 @@ export function createVoiceService(deps: VoiceDeps) {
           return { ...audio, provider: 'elevenlabs', voice: chosen.voice, volume: voiceVolumeMultiplier('elevenlabs', chosen.voice) };
         } catch (err) {
           await releaseCredits(db, day, characters).catch((e) => logger.error('could not release ElevenLabs credits', e));
-          logger.warn(`elevenlabs speech failed: ${describe(err)}`);
+          if (!signal?.aborted) logger.warn(`elevenlabs speech failed: ${describe(err)}`);
           throw new AppError('TTS_ERROR', undefined, { details: { reason: describe(err) } });
         }
       }
@@ -180,7 +184,7 @@ export function createVoiceService(deps: VoiceDeps) {
         const voice = d.provider === 'festival' ? 'slt' : 'flite';
         return { ...audio, provider: d.provider, voice, volume: voiceVolumeMultiplier(d.provider, voice) };
       } catch (err) {
-        logger.warn(`embedded speech failed, the browser speaks instead: ${describe(err)}`);
+        if (!signal?.aborted) logger.warn(`embedded speech failed, the browser speaks instead: ${describe(err)}`);
         throw new AppError('TTS_BROWSER');
       }
     },

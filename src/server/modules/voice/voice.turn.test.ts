@@ -140,4 +140,31 @@ describe('a voice turn', () => {
       v.openai.chatSettings.delayMs = 0;
     }
   });
+
+  it('barge-in (the turn cancelled) cancels the speech still being made, quietly', async () => {
+    v.openai.chatSettings.reply = `This first sentence is spoken. ${Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ')}`;
+    v.openai.chatSettings.delayMs = 30;
+    v.openai.setAudio({ speechDelayMs: 5_000 });
+    const speechesBefore = v.openai.speeches.length;
+    const logsBefore = v.server.logs.length;
+    try {
+      const controller = new AbortController();
+      const res = await voiceTurn(owner, openaiId, toneWav16(1), undefined, controller.signal);
+      expect(res.status).toBe(200);
+      void res.body!.getReader().read().catch(() => {});
+      // The first sentence's speech is asked for while the model is still writing.
+      for (let i = 0; i < 100 && v.openai.speeches.length === speechesBefore; i++) await new Promise((r) => setTimeout(r, 50));
+      const asked = v.openai.speeches.slice(speechesBefore);
+      expect(asked.map((s) => s.body.input)).toEqual(['This first sentence is spoken.']);
+      controller.abort();
+      for (let i = 0; i < 100 && !asked[0]!.closedEarly; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(asked[0]!.closedEarly).toBe(true);
+      // A cancelled synthesis is not a provider failure: nothing is logged as one.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(v.server.logs.slice(logsBefore).filter((l) => /speech failed/.test(l))).toEqual([]);
+    } finally {
+      v.openai.chatSettings.delayMs = 0;
+      v.openai.setAudio({ speechDelayMs: 0 });
+    }
+  });
 });
