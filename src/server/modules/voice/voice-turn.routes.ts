@@ -83,9 +83,13 @@ export function voiceTurnRoutes(deps: VoiceTurnDeps) {
     const counted = Promise.allSettled([asVoiceLimit(deps.limits.transcribe(c)), deps.limits.chat(c)]);
     const access = timed(c, 'access', () => voice.visiblePersonality(id, viewer?.id ?? null));
     access.catch(() => {}); // awaited below, after the limits' verdicts
+    // The audio arrives while those are checked; nothing is sent to a provider before they pass,
+    // and a bad body is only reported after them (429, then 404, then 413/400).
+    const body = timed(c, 'body', () => readTurnForm(c.req.raw));
+    body.catch(() => {});
     for (const verdict of await counted) if (verdict.status === 'rejected') throw verdict.reason;
     const personality = await access;
-    const { audio, input } = await timed(c, 'body', () => readTurnForm(c.req.raw));
+    const { audio, input } = await body;
     const transcript = await timed(c, 'stt', () => voice.transcribe(audio, c.req.raw.signal, personality));
     const message = transcript.text.slice(0, appLimits.chatMessageMax);
     const run = await timed(c, 'prepare', () =>
