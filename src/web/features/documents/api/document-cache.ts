@@ -8,3 +8,10 @@ export function replaceCachedDocument(queryClient: QueryClient, document: Docume
     list?.map((d) => (d.id === document.id ? document : d)),
   );
 }
+
+/** Puts a document the server just created at the top of the cached list (once, if the list is loaded). */
+export function addCachedDocument(queryClient: QueryClient, document: DocumentDto) {
+  queryClient.setQueryData<DocumentDto[]>(documentsKeys.list(document.personalityId), (list) =>
+    list ? [document, ...list.filter((d) => d.id !== document.id)] : list,
+  );
+}

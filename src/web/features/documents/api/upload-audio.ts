@@ -5,6 +5,8 @@ import { messages } from '../../../../shared/messages';
 import type { DocumentDto } from '../../../../shared/schemas/documents';
 import { api, ApiError } from '../../../lib/api-client';
 import { documentsKeys } from './documents-keys';
+import { addCachedDocument } from './document-cache';
+import { watchTranscription } from '../hooks/use-transcription-toasts';
 
 export interface UploadAudioVariables {
   personalityId: string;
@@ -45,6 +47,12 @@ export function useUploadAudio() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: uploadAudio,
+    // The new document is in the list at once, as the server answered it, and its end will be
+    // announced even when the job finishes before the list is read again.
+    onSuccess: (document) => {
+      watchTranscription(document.id);
+      addCachedDocument(queryClient, document);
+    },
     onSettled: (_data, _err, { personalityId }) => queryClient.invalidateQueries({ queryKey: documentsKeys.list(personalityId) }),
   });
 }

@@ -109,4 +109,19 @@ describe('an audio document', () => {
     const failed = within(screen.getByRole('listitem', { name: 'Lecture' }));
     expect(failed.getByRole('button', { name: 'Retry' })).toBeEnabled();
   });
+
+  it('announces the failure of a transcription that failed before the list was read again', async () => {
+    const { api, form, user } = setup();
+    FakeXhr.autoRespond = (file) => {
+      const document = makeDocument({ fileName: file.name, mimeType: 'audio/mpeg', status: 'needs_processing', progress: 0 });
+      // By the time the list is read again the job has already failed it.
+      api.state.documents.unshift({ ...document, status: 'failed', error: messages.voice.quotaExceeded });
+      return { status: 201, body: { document } };
+    };
+    await user.upload(form.getByLabelText('Audio file'), audioFile('quick.mp3'));
+    await user.click(form.getByRole('button', { name: 'Upload Audio' }));
+    expect(await screen.findByText(messages.documents.processingFailed)).toBeInTheDocument();
+    const row = within(await screen.findByRole('listitem', { name: 'quick.mp3' }));
+    expect(await row.findByRole('button', { name: 'Retry' })).toBeEnabled();
+  });
 });
