@@ -95,10 +95,10 @@ export async function voiceTurn(client: TestClient, personalityId: string, wav: 
   return client.raw(`/api/personalities/${personalityId}/voice/turn`, { method: 'POST', body: form, signal });
 }
 
-/** A whole turn's answer: its status, and its events (NDJSON) or its JSON error. */
 /** A voice turn's speech events, in the order they came. */
 export const speechOf = (events: VoiceTurnEvent[]) => events.filter((e): e is TurnSpeechEvent => e.type === 'speech');
 
+/** A whole turn's answer: its status, and its events (NDJSON) or its JSON error. */
 export async function voiceTurnEvents(client: TestClient, personalityId: string, wav: Uint8Array, request?: Record<string, unknown>) {
   const res = await voiceTurn(client, personalityId, wav, request);
   const text = await res.text();

@@ -27,7 +27,6 @@ afterAll(async () => {
   await v?.close();
 });
 
-
 describe('the voice turn counts the limits of transcribe, chat and speech', () => {
   it('the speech limit is counted per sentence: past it, that sentence says why and the rest is silent', async () => {
     const alice = await v.server.user();
