@@ -20,17 +20,13 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function waitForLockWaiter(session: pg.Client): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const { rows } = await session.query(
-      `select count(*)::int as n from pg_stat_activity
-         where datname = current_database() and wait_event_type = 'Lock' and query ilike 'delete from "personalities"%'`,
-    );
-    if (rows[0].n > 0) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('the delete never waited on the locked document');
+/** How many sessions wait on a lock inside the app's delete of a personality. */
+async function deletesWaiting(session: pg.Client): Promise<number> {
+  const { rows } = await session.query(
+    `select count(*)::int as n from pg_stat_activity
+       where datname = current_database() and wait_event_type = 'Lock' and query ilike 'delete from "personalities"%'`,
+  );
+  return rows[0].n;
 }
 
 describe.skipIf(!adminUrl)('deleting a personality that deadlocks with a document write', () => {
@@ -50,7 +46,8 @@ describe.skipIf(!adminUrl)('deleting a personality that deadlocks with a documen
       await job.query('select 1 from personality_documents where id = $1 for update', [docId]);
 
       const deleting = owner.delete(`/api/personalities/${id}`);
-      await waitForLockWaiter(observer);
+      // The delete waits on the locked document (a transactionid lock: it has no database in pg_locks).
+      await expect.poll(() => deletesWaiting(observer), { timeout: 10_000, interval: 20 }).toBeGreaterThan(0);
       // Closes the cycle: the delete holds the personality and waits for the document row.
       const started = Date.now();
       await job.query('select 1 from personalities where id = $1 for key share', [id]);

@@ -153,13 +153,17 @@ export function createVoiceService(deps: VoiceDeps) {
       const text = stripDoNotRead(rawText).slice(0, SPEECH_TEXT_MAX);
       if (!/[\p{L}\p{N}]/u.test(text)) throw new AppError('BAD_REQUEST', messages.voice.nothingToSpeak);
       const chosen = voiceOf(personality);
+      // A cancelled synthesis is no provider failure: only real ones are logged.
+      const warnFailed = (what: string) => {
+        if (!signal?.aborted) logger.warn(what);
+      };
       // A provider the server has no settings for speaks with the default voice instead.
       if (chosen.provider === 'openai' && synthesizers.openai) {
         try {
           const audio = await synthesizers.openai.synthesize(text, chosen.voice, signal, options.fastDecode ? { format: 'wav' } : undefined);
           return { ...audio, provider: 'openai', voice: chosen.voice, volume: voiceVolumeMultiplier('openai', chosen.voice) };
         } catch (err) {
-          if (!signal?.aborted) logger.warn(`openai speech failed, the browser speaks instead: ${describe(err)}`);
+          warnFailed(`openai speech failed, the browser speaks instead: ${describe(err)}`);
           throw new AppError('TTS_FALLBACK', undefined, { details: { reason: describe(err) } });
         }
       }
@@ -173,7 +177,7 @@ export function createVoiceService(deps: VoiceDeps) {
           return { ...audio, provider: 'elevenlabs', voice: chosen.voice, volume: voiceVolumeMultiplier('elevenlabs', chosen.voice) };
         } catch (err) {
           await releaseCredits(db, day, characters).catch((e) => logger.error('could not release ElevenLabs credits', e));
-          if (!signal?.aborted) logger.warn(`elevenlabs speech failed: ${describe(err)}`);
+          warnFailed(`elevenlabs speech failed: ${describe(err)}`);
           throw new AppError('TTS_ERROR', undefined, { details: { reason: describe(err) } });
         }
       }
@@ -184,7 +188,7 @@ export function createVoiceService(deps: VoiceDeps) {
         const voice = d.provider === 'festival' ? 'slt' : 'flite';
         return { ...audio, provider: d.provider, voice, volume: voiceVolumeMultiplier(d.provider, voice) };
       } catch (err) {
-        if (!signal?.aborted) logger.warn(`embedded speech failed, the browser speaks instead: ${describe(err)}`);
+        warnFailed(`embedded speech failed, the browser speaks instead: ${describe(err)}`);
         throw new AppError('TTS_BROWSER');
       }
     },
