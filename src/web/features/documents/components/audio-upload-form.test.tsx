@@ -121,7 +121,31 @@ describe('an audio document', () => {
     await user.upload(form.getByLabelText('Audio file'), audioFile('quick.mp3'));
     await user.click(form.getByRole('button', { name: 'Upload Audio' }));
     expect(await screen.findByText(messages.documents.processingFailed)).toBeInTheDocument();
+    // The outcome took the upload's toast's place: nothing still says it is transcribing.
+    expect(screen.queryByText('Transcribing quick.mp3…')).not.toBeInTheDocument();
     const row = within(await screen.findByRole('listitem', { name: 'quick.mp3' }));
     expect(await row.findByRole('button', { name: 'Retry' })).toBeEnabled();
+  });
+
+  it('an upload answered after its failure was announced says nothing more', async () => {
+    vi.stubGlobal('EventSource', FakeEventSource);
+    FakeEventSource.instances = [];
+    const { api, form, user } = setup();
+    await user.upload(form.getByLabelText('Audio file'), audioFile('late.mp3'));
+    await user.click(form.getByRole('button', { name: 'Upload Audio' }));
+    await waitFor(() => expect(FakeXhr.requests).toHaveLength(1));
+    // The live stream sees the job start and fail before the upload's own answer arrives.
+    const document = makeDocument({ fileName: 'late.mp3', mimeType: 'audio/mpeg', status: 'processing', progress: 5 });
+    api.state.documents.unshift(document);
+    const stream = FakeEventSource.instances.at(-1)!;
+    act(() => stream.emit('documents', { documents: api.state.documents }));
+    await screen.findByRole('listitem', { name: 'late.mp3' });
+    Object.assign(api.state.documents[0]!, { status: 'failed', error: messages.voice.quotaExceeded });
+    act(() => stream.emit('documents', { documents: api.state.documents }));
+    expect(await screen.findByText(messages.documents.processingFailed)).toBeInTheDocument();
+    act(() => FakeXhr.requests[0]!.answer({ status: 201, body: { document: { ...document, status: 'needs_processing', progress: 0 } } }));
+    await waitFor(() => expect(form.getByLabelText('Audio file')).toBeEnabled());
+    expect(screen.queryByText('Transcribing late.mp3…')).not.toBeInTheDocument();
+    expect(screen.getAllByText(messages.documents.processingFailed)).toHaveLength(1);
   });
 });

@@ -11,6 +11,7 @@ import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { useVoiceCapabilities } from '../../voice/api/voice-api';
 import { useUploadAudio } from '../api/upload-audio';
+import { transcriptionAnnounced, transcriptionToastId } from '../hooks/use-transcription-toasts';
 import { AUDIO_ACCEPT, audioFileProblem } from '../utils/audio-validation';
 
 export function AudioUploadForm({ personalityId }: { personalityId: string }) {
@@ -47,7 +48,11 @@ export function AudioUploadForm({ personalityId }: { personalityId: string }) {
       { personalityId, file, title, onProgress: setProgress },
       {
         onSuccess: (document) => {
-          toast.success('Audio uploaded', { description: `Transcribing ${document.fileName}…` });
+          // Its outcome replaces this toast; when the job already finished (announced before this
+          // answer arrived), saying it is transcribing would be wrong.
+          if (!transcriptionAnnounced(document.id)) {
+            toast.success('Audio uploaded', { id: transcriptionToastId(document.id), description: `Transcribing ${document.fileName}…` });
+          }
           setFile(null);
           setTitle('');
           if (fileInput.current) fileInput.current.value = '';

@@ -1,5 +1,7 @@
 // Says when an audio document this page watched being transcribed is done: a toast when its
 // transcript is ready, an error toast with the reason when it failed (the row keeps a Retry).
+// One toast per document (transcriptionToastId): the outcome replaces the upload's "Transcribing…"
+// toast instead of stacking under it, and an outcome is announced once.
 import { useEffect, useRef } from 'react';
 import { toast } from 'sonner';
 import { messages } from '../../../../shared/messages';
@@ -12,7 +14,14 @@ export const isAudioDocument = (doc: Pick<DocumentDto, 'mimeType'>) => doc.mimeT
  * the job finished before the list was read again (the page never saw them unsettled).
  */
 const uploadedHere = new Set<string>();
-export const watchTranscription = (documentId: string) => void uploadedHere.add(documentId);
+/** Documents whose outcome this tab has announced (the upload's answer can arrive after it). */
+const announced = new Set<string>();
+
+export const transcriptionToastId = (documentId: string) => `transcription-${documentId}`;
+export const transcriptionAnnounced = (documentId: string) => announced.has(documentId);
+export const watchTranscription = (documentId: string) => {
+  if (!announced.has(documentId)) uploadedHere.add(documentId);
+};
 
 export function useTranscriptionToasts(documents: DocumentDto[] | undefined) {
   // Audio documents seen before they settled (queued or processing), by id: only a change seen
@@ -27,8 +36,10 @@ export function useTranscriptionToasts(documents: DocumentDto[] | undefined) {
       }
       const seen = processing.current.delete(doc.id);
       if (!uploadedHere.delete(doc.id) && !seen) continue;
-      if (doc.status === 'ready') toast.success(messages.documents.transcribed(doc.fileName));
-      else if (doc.status === 'failed') toast.error(messages.documents.processingFailed, { description: doc.error ?? undefined });
+      announced.add(doc.id);
+      const id = transcriptionToastId(doc.id);
+      if (doc.status === 'ready') toast.success(messages.documents.transcribed(doc.fileName), { id, description: undefined });
+      else toast.error(messages.documents.processingFailed, { id, description: doc.error ?? undefined });
     }
   }, [documents]);
 }
