@@ -41,6 +41,20 @@ describe('health and documentation', () => {
     expect(paths['/api/me']?.get).toBeDefined();
     expect(paths['/api/feedback']?.post).toBeDefined();
   });
+
+  it('the OpenAPI document lists every API route the app answers, the hand-read ones (voice, cards, events) included', async () => {
+    const paths = (await server.client().get('/api/openapi.json')).body.paths as Record<string, Record<string, unknown>>;
+    const documented = new Set(Object.entries(paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`)));
+    const answered = new Set(
+      server.routes
+        // Middleware, catch-alls, the auth library's own routes and the document itself.
+        .filter(({ method, path }) => method !== 'ALL' && path.startsWith('/api/') && !path.includes('*') && !path.startsWith('/api/auth/') && path !== '/api/openapi.json')
+        .map(({ method, path }) => `${method} ${path.replace(/:(\w+)(\{[^}]*\})?\??/g, '{$1}')}`),
+    );
+    expect(answered.size).toBeGreaterThan(60);
+    expect([...answered].filter((route) => !documented.has(route))).toEqual([]);
+    expect(paths['/api/personalities/{id}/voice/turn']?.post).toMatchObject({ responses: { 200: { content: { 'application/x-ndjson': {} } } } });
+  });
 });
 
 describe('unknown routes', () => {

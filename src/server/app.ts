@@ -1,6 +1,6 @@
 // Builds the Hono app from its dependencies. Nothing here reads the environment or listens:
 // main.ts does that, and tests build the same app around a fresh database and fake providers.
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import { HTTPException } from 'hono/http-exception';
@@ -12,7 +12,7 @@ import type { DatabaseHandle } from './db/client';
 import type { Logger } from './lib/logger';
 import type { Clock } from './lib/clock';
 import { AppError, errorBody, isUnstorableText } from './lib/errors';
-import { validationHook } from './lib/openapi';
+import { describeRoutes, jsonResponse, validationHook } from './lib/openapi';
 import { createAuth } from './auth/auth';
 import type { Mailer } from './auth/mailer';
 import { sessionMiddleware, type AppEnv, type Viewer } from './auth/session';
@@ -229,6 +229,15 @@ export function createApp(deps: AppDeps) {
     return res;
   });
 
+  describeRoutes(app, [
+    createRoute({
+      method: 'get',
+      path: '/api/health',
+      tags: ['health'],
+      summary: 'The server is up, and which database and vector store it runs on',
+      responses: { 200: jsonResponse(z.object({ ok: z.boolean(), database: z.string(), vector: z.boolean(), vectorStore: z.string() }), 'Up') },
+    }),
+  ]);
   app.get('/api/health', async (c) => {
     return c.json({ ok: true, database: database.kind, vector: database.hasVector, vectorStore: database.vectorStore });
   });

@@ -1,7 +1,6 @@
 // Helpers that keep route declarations short: JSON bodies and responses, shared error responses,
 // and the validation hook that turns a zod failure into the API's error shape.
-import { OpenAPIHono, type Hook } from '@hono/zod-openapi';
-import type { z } from 'zod';
+import { OpenAPIHono, z, type Hook, type RouteConfig } from '@hono/zod-openapi';
 import type { AppEnv } from '../auth/session';
 import { errorResponseSchema } from '../../shared/schemas/common';
 import { errorBody } from './errors';
@@ -38,4 +37,29 @@ export const validationHook: Hook<unknown, AppEnv, string, unknown> = (result, c
 
 export function createRouter() {
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+}
+
+/**
+ * Lists in /api/openapi.json the routes whose handlers read their own bodies (multipart streams
+ * with limits enforced while they arrive, raw audio) or answer other than JSON (audio, images,
+ * Server-Sent Events, NDJSON). They are declared, not validated: the handler's own checks and
+ * the spec's messages stay the only ones. Call it before the router is mounted (mounting copies
+ * the declarations).
+ */
+export function describeRoutes<R extends OpenAPIHono<AppEnv>>(router: R, routes: RouteConfig[]): R {
+  for (const route of routes) router.openAPIRegistry.registerPath(route);
+  return router;
+}
+
+/** A path parameter `{id}`: the personality. */
+export const personalityIdParam = { params: z.object({ id: z.string().describe('Personality id') }) };
+
+/** A body of one or more files sent as multipart/form-data. */
+export function multipartBody(fields: Record<string, z.ZodType>, description: string) {
+  return { body: { content: { 'multipart/form-data': { schema: z.object(fields) } }, description, required: true } };
+}
+
+/** An answer that is a file or a stream rather than JSON. */
+export function rawResponse(contentType: string, description: string) {
+  return { content: { [contentType]: { schema: { type: 'string' as const, format: 'binary' } } }, description };
 }

@@ -3,7 +3,10 @@
 //   POST /import          (signed in; multipart "file")  creates a private personality, 201
 //   GET  /{id}/export.json, /{id}/export.png             the owner's card download
 //   GET  /{id}/avatar                                    the image, for whoever may see the personality
-import { createRouter } from '../../lib/openapi';
+import { createRoute, z } from '@hono/zod-openapi';
+import { createRouter, describeRoutes, errorResponses, jsonResponse, multipartBody, personalityIdParam, rawResponse } from '../../lib/openapi';
+import { cardPreviewResponseSchema } from '../../../shared/schemas/character-card';
+import { personalityResponseSchema } from '../../../shared/schemas/personality';
 import { requireViewer } from '../../auth/session';
 import type { CharacterCardService } from './character-cards.service';
 import { readCardUpload } from './card-upload';
@@ -13,8 +16,18 @@ function attachment(fileName: string): string {
   return `attachment; filename="${fileName}"`;
 }
 
+const cardFile = multipartBody({ file: z.any().describe('A character card: PNG with embedded data, or JSON (V1, V2 or V3)') }, 'The card');
+const tags = ['character cards'];
+const described = [
+  createRoute({ method: 'post', path: '/import/preview', tags, summary: 'What importing this card would create (nothing is created)', request: cardFile, responses: { 200: jsonResponse(cardPreviewResponseSchema, 'Preview'), ...errorResponses } }),
+  createRoute({ method: 'post', path: '/import', tags, summary: 'Import a character card as a new private personality', request: cardFile, responses: { 201: jsonResponse(personalityResponseSchema, 'Created'), ...errorResponses } }),
+  createRoute({ method: 'get', path: '/{id}/export.json', tags, summary: "The owner's personality as a Character Card V2 (JSON download)", request: personalityIdParam, responses: { 200: rawResponse('application/json', 'Card file'), ...errorResponses } }),
+  createRoute({ method: 'get', path: '/{id}/export.png', tags, summary: "The owner's personality as a PNG card (download)", request: personalityIdParam, responses: { 200: rawResponse('image/png', 'Card image'), ...errorResponses } }),
+  createRoute({ method: 'get', path: '/{id}/avatar', tags, summary: "The personality's image, for whoever may see it", request: personalityIdParam, responses: { 200: rawResponse('image/png', 'Image'), ...errorResponses } }),
+];
+
 export function characterCardRoutes(service: CharacterCardService) {
-  return createRouter()
+  return describeRoutes(createRouter(), described)
     .post('/import/preview', async (c) => {
       const viewer = requireViewer(c.get('viewer'));
       const bytes = await readCardUpload(c);

@@ -3,7 +3,7 @@
 // personality: the source view and the knowledge summary.
 import { Readable } from 'node:stream';
 import { createRoute, z } from '@hono/zod-openapi';
-import { createRouter, errorResponses, jsonBody, jsonResponse } from '../../lib/openapi';
+import { createRouter, describeRoutes, errorResponses, jsonBody, jsonResponse, personalityIdParam, rawResponse } from '../../lib/openapi';
 import { requireViewer } from '../../auth/session';
 import type { Logger } from '../../lib/logger';
 import { okSchema, errorResponseSchema } from '../../../shared/schemas/common';
@@ -214,6 +214,16 @@ export function documentRoutes(documents: DocumentsModule, logger: Logger) {
     })
     .openapi(knowledge, async (c) => c.json(await service.knowledge(c.get('viewer'), c.req.valid('param').id), 200));
   // The live stream is plain SSE (EventSource), outside the typed JSON routes.
+  describeRoutes(router, [
+    createRoute({
+      method: 'get',
+      path: '/{id}/documents/events',
+      tags: ['documents'],
+      summary: "The owner's documents as they change (Server-Sent Events: `documents` with the list; `gone` or `signed-out` when access ends)",
+      request: personalityIdParam,
+      responses: { 200: rawResponse('text/event-stream', 'Event stream'), ...errorResponses },
+    }),
+  ]);
   router.get('/:id/documents/events', documentEventsHandler(documents, documents.maxEventStreamsPerClient));
   return router;
 }

@@ -2,14 +2,14 @@
 // signed URL for the agent's websocket (the API key never leaves the server), and the browser
 // reports each finished line of the call so it lands in the same saved conversation as text and
 // self-paced chat. The agent's spoken characters count toward the daily voice credits.
-import { z } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv, Viewer } from '../../auth/session';
 import type { Database } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import type { Logger } from '../../lib/logger';
 import { AppError } from '../../lib/errors';
-import { createRouter } from '../../lib/openapi';
+import { createRouter, describeRoutes, errorResponses, jsonBody, jsonResponse, personalityIdParam } from '../../lib/openapi';
 import { messages } from '../../../shared/messages';
 import type { VoiceAgents } from '../../ai/speech/elevenlabs-agents';
 import { SpeechProviderError } from '../../ai/speech/speech-types';
@@ -106,7 +106,27 @@ export type VoiceAgentService = ReturnType<typeof createVoiceAgentService>;
 
 /** Mounted at /api/personalities. */
 export function voiceAgentRoutes(service: VoiceAgentService, limits: { session: MiddlewareHandler<AppEnv>; transcript: MiddlewareHandler<AppEnv> }) {
-  const router = createRouter();
+  const router = describeRoutes(createRouter(), [
+    createRoute({
+      method: 'post',
+      path: '/{id}/voice/agent/session',
+      tags: ['voice'],
+      summary: "A signed URL for the personality's ElevenLabs agent (the API key stays on the server)",
+      request: personalityIdParam,
+      responses: { 200: jsonResponse(z.object({ signedUrl: z.string(), agentId: z.string() }), 'Signed URL'), ...errorResponses },
+    }),
+    createRoute({
+      method: 'post',
+      path: '/{id}/voice/agent/transcript',
+      tags: ['voice'],
+      summary: 'Save one line of an agent call into the conversation',
+      request: { ...personalityIdParam, ...jsonBody(transcriptSchema) },
+      responses: {
+        200: jsonResponse(z.object({ conversationId: z.string().nullable(), saved: z.boolean(), creditsExhausted: z.boolean() }), 'Saved (or not, for an anonymous visitor)'),
+        ...errorResponses,
+      },
+    }),
+  ]);
   router.use('/:id/voice/agent/session', asVoiceLimit(limits.session));
   router.use('/:id/voice/agent/transcript', limits.transcript);
   return router

@@ -11,7 +11,8 @@ import type { Context } from 'hono';
 import { stream } from 'hono/streaming';
 import type { AppEnv, Viewer } from '../../auth/session';
 import { AppError } from '../../lib/errors';
-import { createRouter } from '../../lib/openapi';
+import { createRoute, z } from '@hono/zod-openapi';
+import { createRouter, describeRoutes, errorResponses, multipartBody, personalityIdParam, rawResponse } from '../../lib/openapi';
 import { timed } from '../../lib/server-timing';
 import { readSingleFileForm } from '../../lib/single-file-form';
 import { messages } from '../../../shared/messages';
@@ -76,7 +77,21 @@ async function readTurnForm(request: Request): Promise<{ audio: Uint8Array; inpu
 
 export function voiceTurnRoutes(deps: VoiceTurnDeps) {
   const { voice } = deps;
-  return createRouter().post('/:id/voice/turn', async (c) => {
+  const described = createRoute({
+    method: 'post',
+    path: '/{id}/voice/turn',
+    tags: ['voice'],
+    summary: "One open-mic turn: the recording in, the transcript, the chat's events and the reply's speech out (NDJSON, shared/voice-turn-stream.ts)",
+    request: {
+      ...personalityIdParam,
+      ...multipartBody(
+        { request: z.string().optional().describe('JSON: { conversationId } or an anonymous visitor\'s { conversationHistory }'), audio: z.any().describe('The recording, WAV') },
+        'The turn',
+      ),
+    },
+    responses: { 200: rawResponse('application/x-ndjson', 'Events, one JSON object per line'), ...errorResponses },
+  });
+  return describeRoutes(createRouter(), [described]).post('/:id/voice/turn', async (c) => {
     const viewer = c.get('viewer') ?? null;
     const id = c.req.param('id');
     // The speech-to-text and chat limits are counted beside the access check; a refusal is the answer.

@@ -6,7 +6,9 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Viewer } from '../../auth/session';
 import { adminOnly } from '../../auth/session';
 import { AppError } from '../../lib/errors';
-import { createRouter, errorResponses, jsonResponse } from '../../lib/openapi';
+import { createRouter, describeRoutes, errorResponses, jsonBody, jsonResponse, multipartBody, personalityIdParam, rawResponse } from '../../lib/openapi';
+import { pronunciationReportSchema } from '../../../shared/schemas/pronunciation';
+import { personalityResponseSchema } from '../../../shared/schemas/personality';
 import { messages } from '../../../shared/messages';
 import type { VoiceService } from './voice.service';
 import { SPEECH_TEXT_MAX } from './voice.service';
@@ -85,13 +87,62 @@ export function asVoiceLimit(limit: MiddlewareHandler<AppEnv>): MiddlewareHandle
 /** Readies the grounded chat of one personality for this asker (the conversations module's warm). */
 export type WarmChat = (viewer: Viewer | null, personalityId: string) => Promise<void>;
 
+const transcriptSchema = z.object({
+  text: z.string(),
+  engine: z.string(),
+  approximate: z.boolean().describe('An offline recognizer: the words may be wrong'),
+  pronunciation: pronunciationReportSchema.optional(),
+});
+const voiceTags = ['voice'];
+/** The personality voice routes read their own bodies (raw audio, multipart): declared for the API document. */
+const describedVoiceRoutes = [
+  createRoute({
+    method: 'post',
+    path: '/{id}/voice/warm',
+    tags: voiceTags,
+    summary: 'Ready speech-to-text and the grounded chat before an open-mic call (spends nothing)',
+    request: personalityIdParam,
+    responses: { 204: { description: 'Ready' }, ...errorResponses },
+  }),
+  createRoute({
+    method: 'post',
+    path: '/{id}/voice/clone',
+    tags: voiceTags,
+    summary: "Clone a voice from a sample (owner; ElevenLabs) and make it the personality's voice",
+    request: {
+      ...personalityIdParam,
+      ...multipartBody(
+        { sample: z.any().describe('Audio sample'), name: z.string().optional().describe('Defaults to the personality name'), description: z.string().optional(), consent: z.literal('true') },
+        'The sample and the consent',
+      ),
+    },
+    responses: { 201: jsonResponse(personalityResponseSchema, 'The personality with its new voice'), ...errorResponses },
+  }),
+  createRoute({
+    method: 'post',
+    path: '/{id}/voice/transcribe',
+    tags: voiceTags,
+    summary: 'Speech to text (body: the recording, WAV; at most 10 MB)',
+    request: { ...personalityIdParam, body: { content: { 'audio/wav': { schema: { type: 'string', format: 'binary' } } }, required: true } },
+    responses: { 200: jsonResponse(transcriptSchema, 'Transcript'), ...errorResponses },
+  }),
+  createRoute({
+    method: 'post',
+    path: '/{id}/voice/speech',
+    tags: voiceTags,
+    summary: "Text to speech in the personality's voice (headers: x-voice-provider, x-voice-id, x-voice-volume)",
+    request: { ...personalityIdParam, ...jsonBody(speechBodySchema) },
+    responses: { 200: rawResponse('audio/*', 'Audio'), ...errorResponses },
+  }),
+];
+
 export function voicePersonalityRoutes(
   service: VoiceService,
   limits: { transcribe: MiddlewareHandler<AppEnv>; speech: MiddlewareHandler<AppEnv>; clone: MiddlewareHandler<AppEnv>; warm: MiddlewareHandler<AppEnv> },
   clone: VoiceCloneDeps,
   warmChat: WarmChat = async () => {},
 ) {
-  const router = createRouter();
+  const router = describeRoutes(createRouter(), describedVoiceRoutes);
   router.use('/:id/voice/transcribe', asVoiceLimit(limits.transcribe));
   router.use('/:id/voice/speech', asVoiceLimit(limits.speech));
   router.use('/:id/voice/clone', limits.clone);
