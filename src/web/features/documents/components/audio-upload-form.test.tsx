@@ -122,9 +122,45 @@ describe('an audio document', () => {
     await user.click(form.getByRole('button', { name: 'Upload Audio' }));
     expect(await screen.findByText(messages.documents.processingFailed)).toBeInTheDocument();
     // The outcome took the upload's toast's place: nothing still says it is transcribing.
-    expect(screen.queryByText('Transcribing quick.mp3…')).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Transcribing quick.mp3…')).not.toBeInTheDocument());
     const row = within(await screen.findByRole('listitem', { name: 'quick.mp3' }));
     expect(await row.findByRole('button', { name: 'Retry' })).toBeEnabled();
+  });
+
+  it("a finished transcription of an upload replaces its 'Transcribing' toast", async () => {
+    vi.stubGlobal('EventSource', FakeEventSource);
+    FakeEventSource.instances = [];
+    const { api, form, user } = setup();
+    FakeXhr.autoRespond = (file) => {
+      const document = makeDocument({ fileName: file.name, mimeType: 'audio/mpeg', status: 'processing', progress: 1 });
+      api.state.documents.unshift(document);
+      return { status: 201, body: { document } };
+    };
+    await user.upload(form.getByLabelText('Audio file'), audioFile('talk.mp3'));
+    await user.click(form.getByRole('button', { name: 'Upload Audio' }));
+    expect(await screen.findByText('Transcribing talk.mp3…')).toBeInTheDocument();
+    Object.assign(api.state.documents[0]!, { status: 'ready', progress: 100, chunkCount: 1 });
+    act(() => FakeEventSource.instances.at(-1)!.emit('documents', { documents: api.state.documents }));
+    expect(await screen.findByText(messages.documents.transcribed('talk.mp3'))).toBeInTheDocument();
+    // Within a second (the upload's toast alone would stay for four).
+    await waitFor(() => expect(screen.queryByText('Transcribing talk.mp3…')).not.toBeInTheDocument());
+  });
+
+  it('announces a transcription that finished, seen only finished, before the upload was answered', async () => {
+    vi.stubGlobal('EventSource', FakeEventSource);
+    FakeEventSource.instances = [];
+    const { api, form, user } = setup();
+    await user.upload(form.getByLabelText('Audio file'), audioFile('fast.mp3'));
+    await user.click(form.getByRole('button', { name: 'Upload Audio' }));
+    await waitFor(() => expect(FakeXhr.requests).toHaveLength(1));
+    // The live stream's first sight of it is already Ready; then the upload's answer arrives.
+    const document = makeDocument({ fileName: 'fast.mp3', mimeType: 'audio/mpeg', status: 'ready', progress: 100, chunkCount: 1 });
+    api.state.documents.unshift(document);
+    act(() => FakeEventSource.instances.at(-1)!.emit('documents', { documents: api.state.documents }));
+    await screen.findByRole('listitem', { name: 'fast.mp3' });
+    act(() => FakeXhr.requests[0]!.answer({ status: 201, body: { document: { ...document, status: 'needs_processing', progress: 0, updatedAt: new Date(0).toISOString() } } }));
+    expect(await screen.findByText(messages.documents.transcribed('fast.mp3'))).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Transcribing fast.mp3…')).not.toBeInTheDocument());
   });
 
   it('an upload answered after its failure was announced says nothing more', async () => {

@@ -1,7 +1,7 @@
 // Says when an audio document this page watched being transcribed is done: a toast when its
 // transcript is ready, an error toast with the reason when it failed (the row keeps a Retry).
-// One toast per document (transcriptionToastId): the outcome replaces the upload's "Transcribing…"
-// toast instead of stacking under it, and an outcome is announced once.
+// The outcome takes the place of the upload's "Transcribing…" toast (transcriptionToastId) instead
+// of stacking under it, and an outcome is announced once.
 import { useEffect, useRef } from 'react';
 import { toast } from 'sonner';
 import { messages } from '../../../../shared/messages';
@@ -37,9 +37,11 @@ export function useTranscriptionToasts(documents: DocumentDto[] | undefined) {
       const seen = processing.current.delete(doc.id);
       if (!uploadedHere.delete(doc.id) && !seen) continue;
       announced.add(doc.id);
-      const id = transcriptionToastId(doc.id);
-      if (doc.status === 'ready') toast.success(messages.documents.transcribed(doc.fileName), { id, description: undefined });
-      else toast.error(messages.documents.processingFailed, { id, description: doc.error ?? undefined });
+      // A toast of its own, not an update of the upload's: an update that lands while that toast
+      // is closing (its few seconds are up) closes with it, and the outcome is never seen.
+      toast.dismiss(transcriptionToastId(doc.id));
+      if (doc.status === 'ready') toast.success(messages.documents.transcribed(doc.fileName));
+      else toast.error(messages.documents.processingFailed, { description: doc.error ?? undefined });
     }
   }, [documents]);
 }
