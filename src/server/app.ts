@@ -18,7 +18,7 @@ import type { Mailer } from './auth/mailer';
 import { sessionMiddleware, type AppEnv, type Viewer } from './auth/session';
 import { createSessionCache } from './auth/session-cache';
 import { invalidationBus } from './lib/invalidation-bus';
-import { rateLimit, rateLimitBeside, rateLimitCounter } from './modules/rate-limits/rate-limits.middleware';
+import { rateLimit, rateLimitBeside, rateLimitCounter, rateLimitsCounter } from './modules/rate-limits/rate-limits.middleware';
 import { serverTiming } from './lib/server-timing';
 import { createPersonalityService } from './modules/personalities/personalities.service';
 import { personalityRoutes } from './modules/personalities/personalities.routes';
@@ -279,8 +279,8 @@ export function createApp(deps: AppDeps) {
         voice,
         startChat: conversations.startChat,
         limits: {
-          transcribe: rateLimitCounter(db, clock, { endpoint: 'voice/transcribe', max: config.rateLimits.voicePerMinute, windowSeconds: 60 }),
-          chat: rateLimitCounter(db, clock, chatRule),
+          // The speech-to-text and chat limits in one statement (issue 14: each waited its turn in the database's queue).
+          turn: rateLimitsCounter(db, clock, [{ endpoint: 'voice/transcribe', max: config.rateLimits.voicePerMinute, windowSeconds: 60 }, chatRule]),
           speech: rateLimitCounter(db, clock, { endpoint: 'voice/speech', max: config.rateLimits.speechPerMinute, windowSeconds: 60 }),
         },
       }),

@@ -8,6 +8,7 @@ import { AppError } from '../lib/errors';
 import { messages } from '../../shared/messages';
 import type { SessionCache } from './session-cache';
 import { sessionTokenFrom } from './session-cache';
+import type { PendingHit } from '../modules/rate-limits/rate-limits.middleware';
 
 export interface Viewer {
   id: string;
@@ -23,8 +24,8 @@ export interface SessionVariables {
   clientIp?: string | null;
   /** Whether the session this request came with is still signed in (long-lived streams re-check it). */
   sessionStillValid: () => Promise<boolean>;
-  /** A rate limit counted beside the route's own work (rate-limits.middleware.ts: rateLimitBeside). */
-  rateLimitVerdict?: Promise<void>;
+  /** A rate limit the route counts in its own statement (rate-limits.middleware.ts: rateLimitBeside). */
+  pendingHit?: PendingHit;
 }
 
 export type AppEnv = { Variables: SessionVariables };

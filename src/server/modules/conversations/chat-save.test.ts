@@ -21,6 +21,7 @@ import { createContextCache } from './context-cache';
 import { createPersonality } from './conversations.test-support';
 import { NEW_CONVERSATION_TITLE } from './conversations.service';
 import * as repo from './conversations.repository';
+import { countHitsSql } from '../rate-limits/rate-limits.repository';
 
 let server: TestServer;
 let db: Database;
@@ -203,7 +204,7 @@ describe('the access check with the saved history', () => {
       repo.findVisibleWithHistory(db, { personalityId, viewerId, conversationId, limit: 10 });
 
     const own = await ask(viewer.id, personality.id, mine.id);
-    expect(own?.personality.id).toBe(personality.id);
+    expect(own.personality?.id).toBe(personality.id);
     expect(own?.history).toEqual({
       title: 'Mine',
       messages: [
@@ -217,12 +218,12 @@ describe('the access check with the saved history', () => {
     const strangers = await repo.insertConversation(db, { userId: stranger.id, personalityId: personality.id, title: 'Theirs', greeting: 'Hey.', now: new Date() });
     expect((await ask(viewer.id, personality.id, strangers.id))?.history).toBeNull();
     // A private personality the stranger may not see: nothing at all, not even their own conversation's.
-    expect(await ask(stranger.id, personality.id, strangers.id)).toBeUndefined();
-    expect(await ask(null, personality.id, null)).toBeUndefined();
+    expect(await ask(stranger.id, personality.id, strangers.id)).toMatchObject({ personality: null, history: null, hits: null });
+    expect(await ask(null, personality.id, null)).toMatchObject({ personality: null, history: null, hits: null });
     // The asker's conversation, named through another personality: no history.
     const otherId = await createPersonality(ownerClient, 'Other');
     const other = await ask(viewer.id, otherId, mine.id);
-    expect(other?.personality.id).toBe(otherId);
+    expect(other.personality?.id).toBe(otherId);
     expect(other?.history).toBeNull();
   });
 
@@ -231,5 +232,27 @@ describe('the access check with the saved history', () => {
     for (let i = 1; i <= 5; i++) await repo.insertMessage(db, { conversationId: conv.id, role: 'user', kind: 'message', content: `m${i}`, now: new Date(Date.now() - 10_000 + i) });
     const found = await repo.findVisibleWithHistory(db, { personalityId: personality.id, viewerId: viewer.id, conversationId: conv.id, limit: 3 });
     expect(found?.history?.messages.map((m) => m.content)).toEqual(['m3', 'm4', 'm5']);
+  });
+
+  it('counts the chat limit\'s hit in the same statement, and returns its count whether or not the personality is visible', async () => {
+    const hit = (subject: string) => countHitsSql([{ endpoint: 'test/chat', subject, windowStart: new Date(0), userId: null, ipAddress: null }]);
+    let statements = 0;
+    const counted = new Proxy(db, {
+      get(t, key, receiver) {
+        if (key === 'execute' || key === 'insert' || key === 'select' || key === 'with') statements++;
+        return Reflect.get(t, key, receiver);
+      },
+    });
+    const visible = await repo.findVisibleWithHistory(counted, { personalityId: personality.id, viewerId: viewer.id, conversationId: null, limit: 1, hit: hit('a') });
+    expect(visible.personality?.id).toBe(personality.id);
+    expect(visible.hits).toBe(1);
+    expect(statements).toBe(1);
+    // The stranger may not see it; a missing id matches nothing: the hit is still counted and told.
+    expect(await repo.findVisibleWithHistory(db, { personalityId: personality.id, viewerId: stranger.id, conversationId: null, limit: 1, hit: hit('a') })).toMatchObject({ personality: null, hits: 2 });
+    const missing = '00000000-0000-4000-8000-000000000000';
+    expect(await repo.findVisibleWithHistory(db, { personalityId: missing, viewerId: null, conversationId: null, limit: 1, hit: hit('a') })).toMatchObject({ personality: null, hits: 3 });
+    // Without a hit nothing is counted; another subject has its own window.
+    expect((await repo.findVisibleWithHistory(db, { personalityId: missing, viewerId: null, conversationId: null, limit: 1 })).hits).toBeNull();
+    expect((await repo.findVisibleWithHistory(db, { personalityId: missing, viewerId: null, conversationId: null, limit: 1, hit: hit('b') })).hits).toBe(1);
   });
 });

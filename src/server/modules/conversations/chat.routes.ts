@@ -8,7 +8,7 @@ import { chatRequestSchema, previewRequestSchema, previewResponseSchema, starter
 import type { ChatService } from './chat.service';
 import { timed } from '../../lib/server-timing';
 import type { ConversationService } from './conversations.service';
-import { rateLimitVerdict } from '../rate-limits/rate-limits.middleware';
+import { pendingHit } from '../rate-limits/rate-limits.middleware';
 
 const tags = ['chat'];
 const idParams = z.object({ id: z.string() });
@@ -61,12 +61,9 @@ export function chatRoutes(chatService: ChatService, conversations: Conversation
     .openapi(chat, async (c) => {
       const startedAt = performance.now();
       // Refusals (429, 404, 400) happen here, before any byte of the stream is sent. The rate
-      // limit is counted beside the reads (rateLimitBeside) and, when it refuses, that is the answer.
-      const verdict = rateLimitVerdict(c);
-      const starting = timed(c, 'prepare', () => chatService.start(c.get('viewer'), c.req.valid('param').id, c.req.valid('json'), startedAt));
-      starting.catch(() => {}); // awaited below, after the limit's verdict
-      await verdict;
-      const run = await starting;
+      // limit's hit is counted in the service's first read (rateLimitBeside) and decided first.
+      const limit = pendingHit(c);
+      const run = await timed(c, 'prepare', () => chatService.start(c.get('viewer'), c.req.valid('param').id, c.req.valid('json'), startedAt, limit));
       const abort = new AbortController();
       const requestSignal = c.req.raw.signal;
       const onRequestAbort = () => abort.abort();

@@ -26,6 +26,7 @@ import { answeringPassages, type RetrievedPassage, type Retriever } from './retr
 import { questionColumns } from './lexical-search';
 import { readQuestionAndDocuments } from './retrieval.repository';
 import type { ModerationService } from '../moderation/moderation.service';
+import type { PendingHit } from '../rate-limits/rate-limits.middleware';
 
 export interface ChatDeps {
   db: Database;
@@ -69,13 +70,14 @@ export function createChatService(deps: ChatDeps) {
   }
 
   /**
-   * One statement (repo.findVisibleWithHistory): the access check; when the exchange continues a
-   * saved conversation, its recent messages (the asker's own, with this personality, checked in
-   * SQL); and retrieval's first read, the question's words and the documents the asker may use
-   * (filtered by the asker in its own SQL). Refused in that order: the personality, then the
-   * conversation. No history for a new or anonymous conversation.
+   * One statement (repo.findVisibleWithHistory): the chat limit's hit (when the route hands it
+   * over: rateLimitBeside), the access check; when the exchange continues a saved conversation,
+   * its recent messages (the asker's own, with this personality, checked in SQL); and retrieval's
+   * first read, the question's words and the documents the asker may use (filtered by the asker in
+   * its own SQL). Refused in that order: the limit (429), the personality, then the conversation
+   * (404). No history for a new or anonymous conversation.
    */
-  async function accessAndHistory(viewer: Viewer | null, personalityId: string, input: ExchangeInput) {
+  async function accessAndHistory(viewer: Viewer | null, personalityId: string, input: ExchangeInput, limit: PendingHit | undefined) {
     const wanted = input.conversationId;
     const found = await repo.findVisibleWithHistory(db, {
       personalityId,
@@ -85,8 +87,13 @@ export function createChatService(deps: ChatDeps) {
       // Twice the bound: greetings and fallbacks are dropped before bounding.
       limit: limits.chatHistoryMaxMessages * 2,
       columns: questionColumns({ personalityId, viewerId: viewer?.id ?? null }, input.message),
+      hit: limit?.sql,
     });
-    if (!found) throw new AppError('NOT_FOUND', messages.personality.notFound);
+    if (limit) {
+      if (found.hits === null) throw new Error('the rate limit was not counted');
+      limit.check(found.hits);
+    }
+    if (!found.personality) throw new AppError('NOT_FOUND', messages.personality.notFound);
     if (wanted && !found.history) throw new AppError('NOT_FOUND', messages.chat.conversationNotFound);
     return { personality: found.personality, saved: found.history ?? undefined, known: readQuestionAndDocuments(found.extra) };
   }
@@ -114,10 +121,13 @@ export function createChatService(deps: ChatDeps) {
    * read (one statement), then retrieval's ranking and its winning chunks (one more), and the
    * prompt (persona from the context cache).
    */
-  async function prepare(viewer: Viewer | null, personalityId: string, input: ExchangeInput): Promise<Exchange> {
+  async function prepare(viewer: Viewer | null, personalityId: string, input: ExchangeInput, limit?: PendingHit): Promise<Exchange> {
     const viewerId = viewer?.id ?? null;
-    if (!isUuid(personalityId)) throw new AppError('NOT_FOUND', messages.personality.notFound);
-    const { personality, saved, known } = await accessAndHistory(viewer, personalityId, input);
+    if (!isUuid(personalityId)) {
+      await limit?.alone(); // a refused limit answers first
+      throw new AppError('NOT_FOUND', messages.personality.notFound);
+    }
+    const { personality, saved, known } = await accessAndHistory(viewer, personalityId, input, limit);
     const result = await retriever.search({ personalityId, viewerId, text: input.message, limit: limits.chatPassages, known });
     const { context, hit } = await contexts.get(personality);
     const { turns, title } = history(viewer, saved, input, context.greeting);
@@ -207,21 +217,31 @@ export function createChatService(deps: ChatDeps) {
      * Checks and records the question; the returned run streams the reply. The access check is
      * part of the one read that also loads the history and the question's words, so a caller that
      * checked already (open mic's turn, before speech-to-text) pays no extra statement for it.
+     * `limit`: the chat limit's hit (rateLimitBeside), counted in that same read and decided before
+     * anything else; a preview's exchange has no such read and counts it beside its own.
      */
     async start(
       viewer: Viewer | null,
       personalityId: string,
       input: ExchangeInput & { previewId?: string },
       startedAt: number,
+      limit?: PendingHit,
     ): Promise<ChatRun> {
       const ex = await screen(
         personalityId,
         input.message,
-        input.previewId ? fromPreview(viewer, personalityId, { ...input, previewId: input.previewId }) : prepare(viewer, personalityId, input),
+        input.previewId ? afterLimit(limit, fromPreview(viewer, personalityId, { ...input, previewId: input.previewId })) : prepare(viewer, personalityId, input, limit),
       );
       return createChatRun({ db, clock, logger, responder, cache: contexts.cache, questions, moderation }, viewer, ex, startedAt);
     },
   };
+}
+
+/** `work` once the limit, counted on its own beside it, has passed (its refusal answers first). */
+async function afterLimit<T>(limit: PendingHit | undefined, work: Promise<T>): Promise<T> {
+  work.catch(() => {}); // awaited below, after the limit's verdict
+  await limit?.alone();
+  return work;
 }
 
 export type ChatService = ReturnType<typeof createChatService>;

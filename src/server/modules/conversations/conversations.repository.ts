@@ -76,12 +76,15 @@ export async function insertConversation(
  * given, that conversation's title and latest `limit` messages, oldest first, only when it is the
  * asker's own with this personality (history: null otherwise, which the caller answers as
  * "conversation not found"); with `columns`, the caller's own scalar subqueries (retrieval's
- * first read), returned in `extra`. Undefined when the personality is not visible.
+ * first read), returned in `extra`. With `hit` (a rate limit's upsert, countHitsSql), the hit is
+ * counted in the same statement and its window's count returned in `hits`, whether or not the
+ * personality is visible (a refused limit answers before a missing personality). `personality`
+ * is null when it is not visible.
  */
 export async function findVisibleWithHistory(
   db: Database,
-  q: { personalityId: string; viewerId: string | null; conversationId: string | null; limit: number; columns?: Record<string, SQL> },
-): Promise<{ personality: PersonalityRow; history: SavedHistory | null; extra: Record<string, unknown> } | undefined> {
+  q: { personalityId: string; viewerId: string | null; conversationId: string | null; limit: number; columns?: Record<string, SQL>; hit?: SQL },
+): Promise<{ personality: PersonalityRow | null; history: SavedHistory | null; extra: Record<string, unknown>; hits: number | null }> {
   // Qualified by hand: inside the subquery an unqualified "id" would name the conversation's.
   const history =
     q.conversationId && q.viewerId
@@ -95,16 +98,27 @@ export async function findVisibleWithHistory(
           from ${conversations} c
           where c.id = ${q.conversationId} and c.user_id = ${q.viewerId} and c.personality_id = "personalities"."id")`
       : sql<null>`null`;
-  const rows = await db
-    .select({ personality: personalities, history, extra: q.columns ?? {} })
-    .from(personalities)
-    .where(and(eq(personalities.id, q.personalityId), visibleTo(q.viewerId)))
-    .limit(1);
-  const row = rows[0];
-  if (!row) return undefined;
+  const visible = and(eq(personalities.id, q.personalityId), visibleTo(q.viewerId))!;
+  const columns = { personality: personalities, history, extra: q.columns ?? {} };
+  let row: { personality: PersonalityRow | null; history: SavedHistory | string | null; extra: unknown; hits?: number } | undefined;
+  if (q.hit) {
+    // The counter's one row drives the statement, so the count comes back even when no
+    // personality matches (a data-modifying WITH runs to completion either way).
+    const counted = db.$with('counted', { count: sql<number>`count`.mapWith(Number).as('count') }).as(q.hit);
+    const rows = await db
+      .with(counted)
+      .select({ ...columns, hits: counted.count })
+      .from(counted)
+      .leftJoin(personalities, visible)
+      .limit(1);
+    row = rows[0];
+  } else {
+    row = (await db.select(columns).from(personalities).where(visible).limit(1))[0];
+  }
+  if (!row) return { personality: null, history: null, extra: {}, hits: null };
   // node-postgres and PGlite both parse json; a driver that hands back text is read here too.
   const saved = typeof row.history === 'string' ? (JSON.parse(row.history) as SavedHistory) : row.history;
-  return { personality: row.personality, history: saved, extra: row.extra as Record<string, unknown> };
+  return { personality: row.personality, history: saved, extra: row.extra as Record<string, unknown>, hits: row.hits ?? null };
 }
 
 export interface SavedHistory {

@@ -6,6 +6,7 @@ import { startTestServer, type TestResponse, type TestServer } from '../../test-
 import { apiRateLimits } from '../../db/schema/rate-limits';
 import { authSignInAttempts } from '../../db/schema/security';
 import { messages } from '../../../shared/messages';
+import { countHits, countHitsSql } from './rate-limits.repository';
 
 // A clock the test moves; the limiter reads time only through it.
 const clock = { at: Date.UTC(2030, 0, 1, 12, 0, 0), now: () => new Date(clock.at) };
@@ -99,5 +100,33 @@ describe('feedback limit', () => {
     clock.at += 60 * 60 * 1000;
     for (let i = 0; i < FEEDBACK_MAX; i++) expect((await server.client().post('/api/feedback', { feedback: `anon ${i}` })).status).toBe(201);
     expectLimited(await server.client().post('/api/feedback', { feedback: 'anon extra' }), 3600);
+  });
+});
+
+describe('several limits in one statement (open mic\'s turn counts two)', () => {
+  const hit = (endpoint: string, subject = 'user:counted') => ({ endpoint, subject, windowStart: new Date(clock.at - (clock.at % 60_000)), userId: null, ipAddress: '127.0.0.1' });
+
+  it('counts each window atomically, in one statement, and gives the counts in the order asked', async () => {
+    const db = server.database.db;
+    let statements = 0;
+    const counting = new Proxy(db, {
+      get(t, key, receiver) {
+        if (key === 'execute' || key === 'insert' || key === 'select') statements++;
+        return Reflect.get(t, key, receiver);
+      },
+    });
+    expect(await countHits(counting, [hit('test/a'), hit('test/b')])).toEqual([1, 1]);
+    expect(await countHits(counting, [hit('test/b'), hit('test/a')])).toEqual([2, 2]);
+    expect(await countHits(counting, [hit('test/a')])).toEqual([3]);
+    expect(statements).toBe(3);
+    // Concurrent requests never read the same count: each hit is its own increment.
+    const counts = await Promise.all(Array.from({ length: 10 }, () => countHits(db, [hit('test/c'), hit('test/a')])));
+    expect(counts.map(([c]) => c).sort((x, y) => x! - y!)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+    expect(counts.map(([, a]) => a).sort((x, y) => x! - y!)).toEqual(Array.from({ length: 10 }, (_, i) => i + 4));
+    expect((await counters('test/a'))[0]).toMatchObject({ requestCount: 13, subject: 'user:counted', ipAddress: '127.0.0.1' });
+  });
+
+  it('refuses to count the same window twice in one statement', () => {
+    expect(() => countHitsSql([hit('test/d'), hit('test/d')])).toThrow(/twice/);
   });
 });

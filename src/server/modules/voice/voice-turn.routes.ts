@@ -31,8 +31,11 @@ export interface VoiceTurnDeps {
   voice: VoiceService;
   /** The chat service's start (conversations module); it checks access again in its one read. */
   startChat(viewer: Viewer | null, personalityId: string, input: ExchangeInput, startedAt: number): Promise<ChatRun>;
-  /** The limits of the transcribe, chat and speech routes (speech: one hit per sentence). */
-  limits: { transcribe: LimitCounter; chat: LimitCounter; speech: LimitCounter };
+  /**
+   * The limits of the routes a turn stands for: `turn` counts the transcribe and chat limits in one
+   * statement and gives each one's refusal (or undefined), in that order; `speech`, one hit per sentence.
+   */
+  limits: { turn: (c: Context<AppEnv>) => Promise<(AppError | undefined)[]>; speech: LimitCounter };
 }
 
 const turnRequestSchema = chatRequestSchema.pick({ conversationId: true, conversationHistory: true });
@@ -94,15 +97,17 @@ export function voiceTurnRoutes(deps: VoiceTurnDeps) {
   return describeRoutes(createRouter(), [described]).post('/:id/voice/turn', async (c) => {
     const viewer = c.get('viewer') ?? null;
     const id = c.req.param('id');
-    // The speech-to-text and chat limits are counted beside the access check; a refusal is the answer.
-    const counted = Promise.allSettled([asVoiceLimit(deps.limits.transcribe(c)), deps.limits.chat(c)]);
+    // The speech-to-text and chat limits are counted (one statement) beside the access check; a refusal is the answer.
+    const counted = deps.limits.turn(c);
     const access = timed(c, 'access', () => voice.visiblePersonality(id, viewer?.id ?? null));
     access.catch(() => {}); // awaited below, after the limits' verdicts
     // The audio arrives while those are checked; nothing is sent to a provider before they pass,
     // and a bad body is only reported after them (429, then 404, then 413/400).
     const body = timed(c, 'body', () => readTurnForm(c.req.raw));
     body.catch(() => {});
-    for (const verdict of await counted) if (verdict.status === 'rejected') throw verdict.reason;
+    const [transcribeRefused, chatRefused] = await counted;
+    if (transcribeRefused) await asVoiceLimit(Promise.reject(transcribeRefused));
+    if (chatRefused) throw chatRefused;
     const personality = await access;
     const { audio, input } = await body;
     const transcript = await timed(c, 'stt', () => voice.transcribe(audio, c.req.raw.signal, personality));
