@@ -42,9 +42,6 @@ export function createSpokenReply(deps: SpokenReplyDeps) {
   let silenced = false;
   let emitting: Promise<void> = Promise.resolve();
   let pumping = false;
-  let firstOut!: () => void;
-  const first = new Promise<void>((resolve) => (firstOut = resolve));
-  deps.signal.addEventListener('abort', () => firstOut(), { once: true });
 
   async function synthesize(index: number, text: string): Promise<TurnSpeechEvent | null> {
     try {
@@ -78,11 +75,9 @@ export function createSpokenReply(deps: SpokenReplyDeps) {
         if (jobs[next] !== job) continue; // replaced by a fallback meanwhile
         if (event) await deps.emit(event);
         next += 1;
-        firstOut();
         if (event && 'error' in event && !BROWSER_VOICE_CODES.has(event.error.code)) silenced = true;
       }
       pumping = false;
-      if (silenced) firstOut();
     })();
   }
 
@@ -103,10 +98,6 @@ export function createSpokenReply(deps: SpokenReplyDeps) {
       sentences = new SentenceStream();
       enqueue(sentences.finish(text));
     },
-    /** Whether a sentence has been cut (its speech is being made or was emitted). */
-    started: () => jobs.length > 0,
-    /** Settles once the first sentence's speech (or its failure) was emitted, or the turn was cancelled. */
-    firstEmitted: () => first,
     /** Settles once every sentence so far has been emitted (or the turn was cancelled). */
     done: async () => {
       for (let seen: Promise<void> | undefined; seen !== emitting; ) {

@@ -74,14 +74,6 @@ async function readTurnForm(request: Request): Promise<{ audio: Uint8Array; inpu
   return { audio: new Uint8Array(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength), input: parsed.data };
 }
 
-/** A synthesis that hangs does not hold the reply's saving for longer than this. */
-const FIRST_SPEECH_HOLD_MAX_MS = 2_000;
-
-function atMost(work: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
-}
-
 export function voiceTurnRoutes(deps: VoiceTurnDeps) {
   const { voice } = deps;
   return createRouter().post('/:id/voice/turn', async (c) => {
@@ -133,7 +125,6 @@ export function voiceTurnRoutes(deps: VoiceTurnDeps) {
       try {
         await write({ type: 'transcript', text: message, engine: transcript.engine, approximate: transcript.approximate, pronunciation: transcript.pronunciation });
         let reply = '';
-        let heldForFirstSpeech = false;
         // The last sentence is spoken as soon as the model has finished, while the reply is checked and saved.
         for await (const event of run.events(abort.signal, { onReplyComplete: (text) => spoken.finish(text) })) {
           if (abort.signal.aborted) break;
@@ -141,15 +132,6 @@ export function voiceTurnRoutes(deps: VoiceTurnDeps) {
           if (event.type === 'delta') spoken.push((reply += event.text));
           else if (event.type === 'done') spoken.finish(event.content);
           else if (event.type === 'error') spoken.replaceWith(event.fallback);
-          // The first sentence's audio is what the person is waiting for: once it is being made,
-          // the chat's next event is only asked for after it is out. A reply the model finished
-          // at once is otherwise checked and saved right then, and that work (this event loop, the
-          // embedded database's queue) held the speech's own bytes up by tens of ms. The rest
-          // of the reply waits in the model's stream meanwhile; a cancelled turn ends the wait.
-          if (!heldForFirstSpeech && spoken.started()) {
-            heldForFirstSpeech = true;
-            await atMost(spoken.firstEmitted(), FIRST_SPEECH_HOLD_MAX_MS);
-          }
         }
         await spoken.done();
       } finally {
