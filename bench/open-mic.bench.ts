@@ -38,6 +38,15 @@ const line = (label: string, xs: number[]) =>
 
 const fake = await startFakeOpenAI({ chat: { mode: 'reply', reply: 'Hello there. I am well.', delayMs: 0 } });
 fake.setAudio({ transcript: 'Hello, how are you today?', transcribeFail: 'none', speechFail: 'none' });
+// PROFILE=1: when the providers were asked (wall clock, beside the page's marks).
+const fakeMarks: { what: string; at: number }[] = [];
+const markArrivals = (list: unknown[], what: string) => {
+  const push = list.push.bind(list);
+  list.push = (...items: unknown[]) => (fakeMarks.push({ what, at: performance.timeOrigin + performance.now() }), push(...items));
+};
+markArrivals(fake.transcriptions, '  fake: transcription asked');
+markArrivals(fake.chatRequests, '  fake: chat asked');
+markArrivals(fake.speeches, '  fake: speech asked');
 const eleven = await startFakeElevenLabs();
 const app = await startKindred({ ...voiceProviderEnv(fake.url, eleven.url), VOICE_END_OF_TURN_MS: '600', VOICE_DAILY_CREDIT_LIMIT: '100000000' });
 
@@ -85,22 +94,57 @@ async function chatPage(browser: Browser, fields: Record<string, unknown>): Prom
     };
     // PROFILE=1: when each voice request started, got its headers and finished, and when audio
     // began playing, to see where a turn's time goes.
+    // Wall-clock times (performance.timeOrigin + now), so the fakes' marks in this process line up.
     const marks: { what: string; at: number }[] = [];
     (window as unknown as { __marks: typeof marks }).__marks = marks;
+    // (Assigned to a property: tsx would wrap a named function in a helper the page does not have.)
+    const at = { mark: null as unknown as (what: string) => unknown };
+    at.mark = function (what: string) {
+      return marks.push({ what, at: performance.timeOrigin + performance.now() });
+    };
+    const mark = at.mark;
+    // The turn's NDJSON as the page decodes it: which events each chunk brought.
+    const decode = TextDecoder.prototype.decode;
+    TextDecoder.prototype.decode = function (this: TextDecoder, ...args: Parameters<TextDecoder['decode']>) {
+      const text = decode.apply(this, args);
+      const types = [...text.matchAll(/^\{"type":"(\w+)"/gm)].map((m) => m[1]);
+      if (types.length) mark(`  ndjson ${types.join(',')} (${text.length} chars)`);
+      return text;
+    };
+    const createBuffer = BaseAudioContext.prototype.createBuffer;
+    BaseAudioContext.prototype.createBuffer = function (this: BaseAudioContext, ...args: Parameters<BaseAudioContext['createBuffer']>) {
+      mark(`  createBuffer ${args[1]} frames @${args[2]} Hz`);
+      return createBuffer.apply(this, args);
+    };
+    const decodeAudioData = BaseAudioContext.prototype.decodeAudioData;
+    BaseAudioContext.prototype.decodeAudioData = function (this: BaseAudioContext, ...args: Parameters<BaseAudioContext['decodeAudioData']>) {
+      mark('  decodeAudioData>');
+      const done = decodeAudioData.apply(this, args);
+      void done.then(() => mark('  decodeAudioData done'), () => undefined);
+      return done;
+    };
+    // Long main-thread tasks (the VAD's inference, React renders) that hold everything else up.
+    try {
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) marks.push({ what: `  longtask ${e.duration.toFixed(0)} ms (started)`, at: performance.timeOrigin + e.startTime });
+      }).observe({ type: 'longtask', buffered: false });
+    } catch {
+      // No long-task timing in this browser.
+    }
     const origFetch = window.fetch.bind(window);
     window.fetch = async (input, init) => {
       const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
       const what = (/\/(transcribe|speech|chat|turn)\b/.exec(url) ?? [])[1];
       if (!what) return origFetch(input, init);
-      marks.push({ what: `${what}>`, at: performance.now() });
+      mark(`${what}>`);
       const res = await origFetch(input, init);
-      marks.push({ what: `${what}:headers ${res.headers.get('server-timing') ?? ''}`, at: performance.now() });
+      mark(`${what}:headers ${res.headers.get('server-timing') ?? ''}`);
       return res;
     };
     const play = HTMLMediaElement.prototype.play;
     HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
-      marks.push({ what: 'play()', at: performance.now() });
-      this.addEventListener('playing', () => marks.push({ what: 'playing', at: performance.now() }), { once: true });
+      mark('play()');
+      this.addEventListener('playing', () => mark('playing'), { once: true });
       return play.call(this);
     };
     const pause = HTMLMediaElement.prototype.pause;
@@ -116,7 +160,7 @@ async function chatPage(browser: Browser, fields: Record<string, unknown>): Prom
       playing.add(this);
       this.addEventListener('ended', () => playing.delete(this), { once: true });
       start.apply(this, args);
-      marks.push({ what: 'source.start()', at: performance.now() });
+      mark('source.start()');
     };
     const stop = AudioScheduledSourceNode.prototype.stop;
     AudioScheduledSourceNode.prototype.stop = function (this: AudioScheduledSourceNode, when?: number) {
@@ -162,11 +206,16 @@ if (PARTS.includes('loop')) {
   const v = await waitForAttr(page, 'data-response-ms', (x) => (x ?? '').split(' ').filter(Boolean).length >= TURNS, TURNS * 8000);
   const times = (v ?? '').split(' ').filter(Boolean).map(Number);
   if (process.env.PROFILE) {
-    const marks = await page.evaluate(() => (window as unknown as { __marks: { what: string; at: number }[] }).__marks);
+    const pageMarks = await page.evaluate(() => (window as unknown as { __marks: { what: string; at: number }[] }).__marks);
+    // The VAD's decision is where each turn's figure starts: its first source.start() less that figure.
+    const starts = pageMarks.filter((m) => m.what.startsWith('turn>')).map((m) => pageMarks.find((n) => n.at >= m.at && n.what === 'source.start()'));
+    const vadEnds = times.flatMap((ms, i) => (starts[i] ? [{ what: `VAD end of turn (figure ${ms.toFixed(0)} ms)`, at: starts[i]!.at - ms }] : []));
+    const marks = [...pageMarks, ...fakeMarks, ...vadEnds].sort((a, b) => a.at - b.at);
     let t0 = 0;
     const rows: string[] = [];
     for (const m of marks) {
       if (m.what.startsWith('transcribe>') || m.what.startsWith('turn>')) t0 = m.at;
+      if (m.what.startsWith('VAD end')) rows.push('');
       rows.push(`${(m.at - t0).toFixed(0).padStart(6)} ${m.what}`);
     }
     console.log(rows.join('\n'));

@@ -141,6 +141,37 @@ describe('chat completions client', () => {
     }
   });
 
+  it('sends the request again on a new connection when the pooled one was closed as it was reused, once', async () => {
+    // The server drops a kept connection when the next request arrives on it, as one whose
+    // keep-alive timeout ran out at that moment does.
+    const served = new WeakSet<object>();
+    let dropped = 0;
+    handler = (req, res) => {
+      if (served.has(req.socket)) {
+        dropped++;
+        req.socket.destroy();
+        return;
+      }
+      served.add(req.socket);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`${chunk('Fresh')}data: [DONE]\n\n`);
+    };
+    for (let i = 0; i < 2; i++) {
+      expect(await collect()).toEqual(['Fresh']);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(dropped).toBeGreaterThanOrEqual(1);
+
+    // A server that drops every request is not asked again and again.
+    let asked = 0;
+    handler = (req) => {
+      asked++;
+      req.socket.destroy();
+    };
+    await expect(collect()).rejects.toThrow(/could not be reached/);
+    expect(asked).toBeLessThanOrEqual(2);
+  });
+
   it('refuses a base URL that is not http(s)', () => {
     expect(() => createChatCompletions({ baseUrl: 'file:///etc', model: 'm' })).toThrow(/http/);
   });

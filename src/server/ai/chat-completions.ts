@@ -44,26 +44,38 @@ export function createChatCompletions(target: ChatCompletionsTarget) {
   /** Yields the reply's text as it arrives. Ends quietly when `signal` aborts. */
   async function* stream(messages: ChatMessage[], signal: AbortSignal): AsyncGenerator<string> {
     const body = JSON.stringify({ model: target.model, messages, stream: true });
-    const req = transport.request(url, {
-      method: 'POST',
-      agent: agents[url.protocol as 'http:' | 'https:'],
-      signal,
-      headers: {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(body),
-        accept: 'text/event-stream',
-        ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}),
-      },
-    });
-    // Set once the whole reply was read: then the connection goes back to the pool for the next
-    // reply (no new TCP or TLS handshake), instead of being torn down.
-    let finished = false;
-    try {
-      const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+    let req!: http.ClientRequest;
+    const send = () =>
+      new Promise<http.IncomingMessage>((resolve, reject) => {
+        req = transport.request(url, {
+          method: 'POST',
+          agent: agents[url.protocol as 'http:' | 'https:'],
+          signal,
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            accept: 'text/event-stream',
+            ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}),
+          },
+        });
         req.once('response', resolve);
         req.once('error', reject);
         req.end(body);
       });
+    // Set once the whole reply was read: then the connection goes back to the pool for the next
+    // reply (no new TCP or TLS handshake), instead of being torn down.
+    let finished = false;
+    try {
+      let res: http.IncomingMessage;
+      try {
+        res = await send();
+      } catch (err) {
+        // A pooled connection the server closed as idle (its keep-alive timeout, e.g. 5 s for
+        // uvicorn and Node) just as it was reused: the request never reached the model, so it is
+        // sent again once, on a new connection, instead of failing the reply.
+        if (signal.aborted || !req.reusedSocket || !isStaleConnection(err)) throw err;
+        res = await send();
+      }
       res.setEncoding('utf8');
       const status = res.statusCode ?? 0;
       if (status < 200 || status >= 300) throw new ChatCompletionsError(await errorMessage(res, status), status);
@@ -111,6 +123,12 @@ export function createChatCompletions(target: ChatCompletionsTarget) {
   }
 
   return { model: target.model, stream };
+}
+
+/** The connection was gone before any answer (reset, or closed under the request). */
+function isStaleConnection(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
 }
 
 /** The text of one streamed chunk; an `error` object in the stream is the server failing mid-reply. */

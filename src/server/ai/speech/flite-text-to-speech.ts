@@ -61,6 +61,8 @@ class FliteWorker {
   run(text: string): Promise<Uint8Array> {
     const worker = this.ensure();
     const id = this.nextId++;
+    // Held open only while it has work: a script waiting for speech is not left to exit early.
+    worker.ref();
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       worker.postMessage({ id, text });
@@ -71,11 +73,11 @@ class FliteWorker {
     if (this.worker) return this.worker;
     const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-flite-'));
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { wasmPath: this.wasmPath, scratch } });
-    worker.unref();
     worker.on('message', (m: { id: number; wav?: Uint8Array; error?: string }) => {
       const p = this.pending.get(m.id);
       if (!p) return;
       this.pending.delete(m.id);
+      if (this.pending.size === 0) worker.unref();
       if (m.wav) p.resolve(new Uint8Array(m.wav));
       else p.reject(new Error(m.error ?? 'flite failed'));
     });
@@ -86,6 +88,9 @@ class FliteWorker {
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`flite worker exited (${code})`)));
+    // Idle, the worker never keeps the process alive; unref'd after its listeners, since attaching
+    // a 'message' listener refs it again (a benchmark that had spoken once never exited).
+    worker.unref();
     this.worker = worker;
     return worker;
   }
