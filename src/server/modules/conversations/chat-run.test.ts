@@ -99,6 +99,30 @@ describe('one exchange', () => {
     expect(logger.errors).toEqual([]);
   });
 
+  it('asks the model before the first event is written, so the response headers go out while it works', async () => {
+    let asked = false;
+    const responder: ChatResponder = {
+      mode: 'model',
+      label: 'test',
+      async *streamReply() {
+        asked = true;
+        yield 'Hello.';
+      },
+    };
+    const run = createChatRun(
+      { db: server.database.db, clock: systemClock, logger: recordingLogger(), responder, cache: createContextCache({ clock: systemClock }), questions: { log: async () => {} } as never },
+      viewer,
+      exchange('Are you there?'),
+      performance.now(),
+    );
+    const events = run.events(new AbortController().signal);
+    const first = await events.next();
+    expect(first.value).toMatchObject({ type: 'start', conversationId: run.conversationId });
+    expect(asked).toBe(true);
+    const rest = await collect(events);
+    expect(rest.map((e) => e.type)).toEqual(['delta', 'done']);
+  });
+
   it('has the question and the reply saved when it reports done', async () => {
     const db = server.database.db;
     const responder: ChatResponder = {

@@ -151,7 +151,6 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
   return {
     conversationId,
     async *events(signal, hooks) {
-      yield { type: 'start', conversationId, userMessageId, mode: responder.mode, documentReferences: ex.documents, documentsProcessing: ex.documentsProcessing };
       let text = '';
       let first = true;
       let settled = false;
@@ -163,8 +162,10 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
         text += piece;
         return { type: 'delta', text: piece };
       };
-      // The model is called first; saving starts beside it, and the notice (if any) is sent
-      // while the model works. Per piece only framing is left: no awaits besides the stream's.
+      // The model is called first, before the stream's first event is written (the response's
+      // headers go out while the model works); saving starts beside it, and the notice (if any)
+      // is sent while the model works. Per piece only framing is left: no awaits besides the
+      // stream's.
       let reply: AsyncIterator<string> | undefined;
       let finished = false;
       try {
@@ -174,6 +175,7 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
         const next = reply.next();
         next.catch(() => {}); // awaited below; handled here so a quick failure is never "unhandled"
         void persist();
+        yield { type: 'start', conversationId, userMessageId, mode: responder.mode, documentReferences: ex.documents, documentsProcessing: ex.documentsProcessing };
         if (ex.documentsProcessing) for (const w of wordChunks(`${messages.chat.documentsProcessing}\n\n`)) yield emit(w);
         let replied = false;
         for (let piece = await next; !piece.done; piece = await reply.next()) {

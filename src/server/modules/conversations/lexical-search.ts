@@ -1,13 +1,17 @@
-// Full-text retrieval over the in-memory index (lexical-index.ts), ranked by BM25: three short
-// statements instead of one that reads every matching chunk. (1) The question's words and the documents the asker
-// may use. (2) Postings of any of those documents not yet in memory, or whose chunks were replaced
-// since (a document's chunk generation says so). (3) The winning chunks' text, the asker's right
-// to them checked again. The database stays the only truth: memory holds nothing it cannot
+// Full-text retrieval over the in-memory index (lexical-index.ts), ranked by BM25: at most three
+// short statements instead of one that reads every matching chunk. (1) The question's words and
+// the documents the asker may use. (2) Postings of any of those documents not yet in memory, or
+// whose chunks were replaced since (a document's chunk generation says so). (3) The winning
+// chunks' text, the asker's right to them checked again, for the winners not in the chunk text
+// cache (chunk-text-cache.ts); once a personality's popular chunks have been read, a question
+// costs statement (1) alone. The database stays the only truth: memory holds nothing it cannot
 // rebuild, and a stale entry is never used.
 import type { Database } from '../../db/client';
+import type { Logger } from '../../lib/logger';
 import { contentWords, namedWords } from '../../ai/offline/text-match';
 import { PostingsCache, parsePostings, queryStats, rankCandidates, type DocumentPostings } from './lexical-index';
 import * as repo from './retrieval.repository';
+import { ChunkTextCache, type ChunkText } from './chunk-text-cache';
 
 /**
  * Postings of about 150,000 chunks of prose fit (measured: ~0.8 MB per 1,000 chunks of 1,000
@@ -15,13 +19,23 @@ import * as repo from './retrieval.repository';
  * 100,000 chunks read a fifth of its postings again for every question (bench/retrieval-scale).
  */
 const DEFAULT_BUDGET_BYTES = 128 * 1024 * 1024;
+/**
+ * The winning chunks' text: 10,000 chunks of 1,000 characters fit whole (about 22 MB counted at
+ * two bytes a character, what V8 holds at most); a larger library keeps its most recently won
+ * chunks. Held only for personalities someone asked (or public ones warmed at start-up).
+ */
+const DEFAULT_TEXT_BUDGET_BYTES = 32 * 1024 * 1024;
+/** A chunk's text in the cache, at most (chunks are cut at about 1,000 characters, two bytes each). */
+const PRELOAD_BYTES_PER_CHUNK = 2_400;
+/** Chunks a preloading statement reads: about 0.25 MB, a few milliseconds of the database. */
+const PRELOAD_PAGE = 250;
 
 export interface LexicalSearch {
   /** Reads what `search` starts from, so the caller can share the documents with the vector side. */
   questionWords(scope: repo.ChunkScope, text: string): Promise<repo.QuestionAndDocuments>;
   /** `known`: the question's words and documents, already read in this request (see questionColumns). */
   search(scope: repo.ChunkScope, text: string, limit: number, known?: repo.QuestionAndDocuments): Promise<repo.RankedSearch>;
-  /** Loads a personality's public postings ahead of its first question (start-up preloading). */
+  /** Loads a personality's public postings, and their chunks' text, ahead of its first question (start-up preloading). */
   warm(personalityId: string): Promise<void>;
 }
 
@@ -38,8 +52,11 @@ export function questionColumns(scope: repo.ChunkScope, text: string) {
   return repo.questionAndDocumentsColumns(scope, ...questionText(text));
 }
 
-export function createLexicalSearch(db: Database, opts: { budgetBytes?: number } = {}): LexicalSearch {
+export function createLexicalSearch(db: Database, opts: { budgetBytes?: number; textBudgetBytes?: number; logger?: Logger } = {}): LexicalSearch {
+  const { logger } = opts;
   const cache = new PostingsCache(opts.budgetBytes ?? DEFAULT_BUDGET_BYTES);
+  const textBudget = opts.textBudgetBytes ?? DEFAULT_TEXT_BUDGET_BYTES;
+  const texts = new ChunkTextCache(textBudget);
   // One load per document at a time: concurrent first questions wait for the same load.
   const loading = new Map<string, Promise<void>>();
 
@@ -61,7 +78,9 @@ export function createLexicalSearch(db: Database, opts: { budgetBytes?: number }
           .loadPostings(db, documentId)
           .then((row) => {
             // Not at the cost of the postings this question already holds (see PostingsCache).
-            if (row) cache.set(documentId, parsePostings(row.postings, row.chunkGeneration, row.chunkCount), new Set(found.keys()));
+            if (!row) return;
+            cache.set(documentId, parsePostings(row.postings, row.chunkGeneration, row.chunkCount), new Set(found.keys()));
+            void preloadTexts(documentId, row.chunkGeneration, row.chunkCount);
           })
           .finally(() => loading.delete(d.id));
         loading.set(d.id, load);
@@ -79,6 +98,59 @@ export function createLexicalSearch(db: Database, opts: { budgetBytes?: number }
     return row ? parsePostings(row.postings, row.chunkGeneration, row.chunkCount) : parsePostings('', d.chunkGeneration, 0);
   }
 
+  /**
+   * After a document's postings are loaded, its chunks' text follows in the background, a page at
+   * a time (other requests' statements run between pages), when the whole document fits the text
+   * budget (a 10 MB upload does): then its questions ask the database nothing after their first
+   * read. A larger document's text is kept only as its chunks win. Once per loaded generation, so
+   * two libraries larger than the budget together do not keep evicting each other's text.
+   */
+  const preloads = new Map<string, { generation: number; done: Promise<void> }>();
+  function preloadTexts(documentId: string, generation: number, chunkCount: number): Promise<void> {
+    const known = preloads.get(documentId);
+    if (known?.generation === generation) return known.done;
+    if (chunkCount === 0 || chunkCount * PRELOAD_BYTES_PER_CHUNK > textBudget) return Promise.resolve();
+    const done = (async () => {
+      try {
+        for (let from = 0; from < chunkCount; from += PRELOAD_PAGE) {
+          const rows = await repo.readChunkTexts(db, documentId, from, PRELOAD_PAGE);
+          // Replaced or deleted meanwhile: the next load of its postings preloads the new generation.
+          if (rows.length === 0 || rows.some((r) => r.chunkGeneration !== generation)) return;
+          for (const row of rows) texts.set(row);
+        }
+      } catch (err) {
+        preloads.delete(documentId); // tried again with the next load of its postings
+        logger?.warn(`could not preload the text of document ${documentId}`, err instanceof Error ? err.message : err);
+      }
+    })();
+    preloads.set(documentId, { generation, done });
+    return done;
+  }
+
+  /**
+   * The winners' text by "document:index": from memory under the generation this request's first
+   * read found, the rest read (and kept) in one statement that checks the asker's right again.
+   */
+  async function winningTexts(
+    scope: repo.ChunkScope,
+    documents: repo.UsableDocument[],
+    candidates: { documentId: string; chunkIndex: number }[],
+  ): Promise<Map<string, ChunkText>> {
+    const generation = new Map(documents.map((d) => [d.id, d.chunkGeneration]));
+    const found = new Map<string, ChunkText>();
+    const missing: typeof candidates = [];
+    for (const c of candidates) {
+      const text = texts.get(c.documentId, generation.get(c.documentId)!, c.chunkIndex);
+      if (text) found.set(`${c.documentId}:${c.chunkIndex}`, text);
+      else missing.push(c);
+    }
+    for (const row of await repo.readCandidates(db, scope, missing)) {
+      texts.set(row);
+      found.set(`${row.documentId}:${row.chunkIndex}`, row);
+    }
+    return found;
+  }
+
   const questionWords = (scope: repo.ChunkScope, text: string) => repo.questionAndDocuments(db, scope, ...questionText(text));
 
   return {
@@ -93,10 +165,12 @@ export function createLexicalSearch(db: Database, opts: { budgetBytes?: number }
       const { ceiling, absent } = queryStats(indexed, terms);
       const absentNames = nameTerms.length > 0 ? queryStats(indexed, nameTerms).absent : 0;
       const candidates = rankCandidates(indexed, terms, limit);
-      const rows = new Map((await repo.readCandidates(db, scope, candidates)).map((r) => [`${r.documentId}:${r.chunkIndex}`, r]));
+      const rows = await winningTexts(scope, documents, candidates);
       const hits = candidates.flatMap((c) => {
         const row = rows.get(`${c.documentId}:${c.chunkIndex}`);
-        return row ? [{ ...row, score: c.score, coverage: c.matched / terms.length }] : [];
+        if (!row) return [];
+        const { chunkId, documentId, fileName, chunkIndex, content } = row;
+        return [{ chunkId, documentId, fileName, chunkIndex, content, score: c.score, coverage: c.matched / terms.length }];
       });
       return { hits, documentsNotReady, documents: documents.length, terms: terms.length, absentTerms: absent, absentNames, ceiling };
     },
@@ -104,6 +178,7 @@ export function createLexicalSearch(db: Database, opts: { budgetBytes?: number }
     async warm(personalityId) {
       const { documents } = await repo.questionAndDocuments(db, { personalityId, viewerId: null }, '');
       await postingsFor(documents);
+      await Promise.all(documents.map((d) => preloads.get(d.id)?.done));
     },
   };
 }

@@ -11,6 +11,7 @@ import { visibleTo } from '../personalities/personalities.repository';
 import type { VectorStore } from '../../db/embeddings-schema';
 import { cosine, fromBase64 } from '../documents/float-vectors';
 import { toVectorLiteral } from '../documents/chunk-search.repository';
+import type { ChunkTextRow } from './chunk-text-cache';
 
 export interface ChunkScope {
   personalityId: string;
@@ -146,15 +147,16 @@ export async function loadPostings(
 }
 
 /**
- * The chunks that won the ranking, read with their text and file name. The asker's right to each
- * is checked again here, in the same statement, so a document made private a moment ago is not
- * returned.
+ * The chunks that won the ranking, read with their text, file name and the chunk generation they
+ * belong to (the same snapshot, so the chunk text cache files them correctly). The asker's right to
+ * each is checked again here, in the same statement, so a document made private a moment ago is
+ * not returned.
  */
 export async function readCandidates(
   db: Database,
   scope: ChunkScope,
   candidates: { documentId: string; chunkIndex: number }[],
-): Promise<{ chunkId: string; documentId: string; fileName: string; chunkIndex: number; content: string }[]> {
+): Promise<ChunkTextRow[]> {
   if (candidates.length === 0) return [];
   // Driven by the wanted keys (a unique-index probe each). Written as "(document, index) in (...)"
   // the planner probed every usable document's index for every key: at 100 documents of 1,000
@@ -165,18 +167,37 @@ export async function readCandidates(
       candidates.map((k) => sql`(${k.documentId}::uuid, ${k.chunkIndex}::int)`),
       sql`, `,
     )})
-    select c.id, c.document_id, d.file_name, c.chunk_index, c.content
+    select c.id, c.document_id, d.file_name, d.chunk_generation, c.chunk_index, c.content
     from wanted w
     join ${chunks} c on c.document_id = w.document_id and c.chunk_index = w.chunk_index
     join ${documents} d on d.id = c.document_id
     where c.document_id in (select u.id from usable u)`);
-  return rowsOf(result).map((r) => ({
+  return rowsOf(result).map(chunkTextRow);
+}
+
+/**
+ * A page of one document's chunks with their text (chunk positions [from, from + count)), for the
+ * chunk text cache's preloading: no asker here, because an entry is only ever served after a
+ * request's own read has checked the asker may use the document.
+ */
+export async function readChunkTexts(db: Database, documentId: string, from: number, count: number): Promise<ChunkTextRow[]> {
+  const result = await db.execute(sql`
+    select c.id, c.document_id, d.file_name, d.chunk_generation, c.chunk_index, c.content
+    from ${chunks} c
+    join ${documents} d on d.id = c.document_id
+    where c.document_id = ${documentId} and c.chunk_index >= ${from} and c.chunk_index < ${from + count}`);
+  return rowsOf(result).map(chunkTextRow);
+}
+
+function chunkTextRow(r: Record<string, unknown>): ChunkTextRow {
+  return {
     chunkId: String(r.id),
     documentId: String(r.document_id),
     fileName: String(r.file_name),
+    chunkGeneration: Number(r.chunk_generation),
     chunkIndex: Number(r.chunk_index),
     content: String(r.content),
-  }));
+  };
 }
 
 /**

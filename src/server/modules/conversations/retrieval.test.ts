@@ -16,7 +16,7 @@ import { sentences } from '../../ai/offline/text-match';
 import { createPersonality, makePublic, seedDocument } from './conversations.test-support';
 import { replaceChunks, setPrivacy } from '../documents/documents.repository';
 import { personalityDocuments } from '../../db/schema/documents';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import * as repo from './conversations.repository';
 import { questionColumns } from './lexical-search';
 import { readQuestionAndDocuments } from './retrieval.repository';
@@ -117,6 +117,8 @@ describe('retrieval', () => {
     await db.transaction((tx) => replaceChunks(tx, { id: docId, personalityId: id }, ['A windmill ground the grain.', 'Flour for bread.']));
     expect((await search('lighthouse')).passages).toEqual([]);
     expect(names((await search('windmill grain')).passages)).toEqual(['notes.txt#0']);
+    // The same position, a new chunk: its own text, never the old chunk's held in memory.
+    expect((await search('windmill grain')).passages[0]!.content).toBe('A windmill ground the grain.');
 
     // Made private: gone for everyone but the owner, though its postings are still in memory.
     await setPrivacy(db, id, docId, true);
@@ -126,6 +128,26 @@ describe('retrieval', () => {
     // Deleted: gone.
     await db.delete(personalityDocuments).where(eq(personalityDocuments.id, docId));
     expect((await search('windmill', owner.id)).passages).toEqual([]);
+  });
+
+  it("answers from the chunks' text held in memory once warmed, and from the database again when they are replaced", async () => {
+    const db = server.database.db;
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Remembered');
+    await makePublic(db, id);
+    const docId = await seedDocument(db, { personalityId: id, fileName: 'log.txt', chunks: ['The harbour froze in January.', 'Gulls nested on the roof.'] });
+    const retriever = createRetriever(db, undefined);
+    await retriever.warm(id); // postings, then the chunks' text
+    // Changed under the cache's feet (the product never edits a chunk in place; it replaces them
+    // all under a new generation): the answer still shows the text read while warming, so the
+    // question read no chunk text from the database.
+    await db.execute(sql`update personality_document_chunks set content = 'Edited in place.' where document_id = ${docId}`);
+    const warmed = await retriever.search({ personalityId: id, viewerId: null, text: 'harbour froze', limit: 5 });
+    expect(warmed.passages.map((p) => p.content)).toEqual(['The harbour froze in January.']);
+
+    await db.transaction((tx) => replaceChunks(tx, { id: docId, personalityId: id }, ['The harbour thawed in March.']));
+    const replaced = await retriever.search({ personalityId: id, viewerId: null, text: 'harbour', limit: 5 });
+    expect(replaced.passages.map((p) => p.content)).toEqual(['The harbour thawed in March.']);
   });
 
   it('hybrid: scores full-text and nearest vectors together, the score as the match, still private-filtered', async () => {

@@ -128,7 +128,7 @@ interface Scored {
 }
 
 export function createRetriever(db: Database, vectors: VectorSearch | undefined, logger?: Logger): Retriever {
-  const fullText = createLexicalSearch(db);
+  const fullText = createLexicalSearch(db, { logger });
   return {
     mode: vectors ? 'hybrid' : 'full-text',
     warm: (personalityId) => fullText.warm(personalityId),
