@@ -61,6 +61,9 @@ export function createLexicalSearch(db: Database, opts: { budgetBytes?: number; 
   const loading = new Map<string, Promise<void>>();
 
   async function postingsFor(documents: repo.UsableDocument[]): Promise<{ id: string; postings: DocumentPostings }[]> {
+    // The text follows only when the whole library fits: one larger than the budget would read all
+    // of its text to keep the last part of it.
+    const textFits = documents.reduce((n, d) => n + d.chunkCount, 0) * PRELOAD_BYTES_PER_CHUNK <= textBudget;
     const found = new Map<string, DocumentPostings>();
     const missing: repo.UsableDocument[] = [];
     for (const d of documents) {
@@ -80,7 +83,7 @@ export function createLexicalSearch(db: Database, opts: { budgetBytes?: number; 
             // Not at the cost of the postings this question already holds (see PostingsCache).
             if (!row) return;
             cache.set(documentId, parsePostings(row.postings, row.chunkGeneration, row.chunkCount), new Set(found.keys()));
-            void preloadTexts(documentId, row.chunkGeneration, row.chunkCount);
+            if (textFits) void preloadTexts(documentId, row.chunkGeneration, row.chunkCount);
           })
           .finally(() => loading.delete(d.id));
         loading.set(d.id, load);
@@ -100,16 +103,16 @@ export function createLexicalSearch(db: Database, opts: { budgetBytes?: number; 
 
   /**
    * After a document's postings are loaded, its chunks' text follows in the background, a page at
-   * a time (other requests' statements run between pages), when the whole document fits the text
-   * budget (a 10 MB upload does): then its questions ask the database nothing after their first
-   * read. A larger document's text is kept only as its chunks win. Once per loaded generation, so
-   * two libraries larger than the budget together do not keep evicting each other's text.
+   * a time (other requests' statements run between pages), when the asker's whole library fits the
+   * text budget (a 10 MB upload does): then its questions ask the database nothing after their
+   * first read. A larger library's text is kept only as its chunks win. Once per loaded
+   * generation, so libraries that together exceed the budget do not keep evicting each other.
    */
   const preloads = new Map<string, { generation: number; done: Promise<void> }>();
   function preloadTexts(documentId: string, generation: number, chunkCount: number): Promise<void> {
     const known = preloads.get(documentId);
     if (known?.generation === generation) return known.done;
-    if (chunkCount === 0 || chunkCount * PRELOAD_BYTES_PER_CHUNK > textBudget) return Promise.resolve();
+    if (chunkCount === 0) return Promise.resolve();
     const done = (async () => {
       try {
         for (let from = 0; from < chunkCount; from += PRELOAD_PAGE) {

@@ -18,7 +18,7 @@ import { replaceChunks, setPrivacy } from '../documents/documents.repository';
 import { personalityDocuments } from '../../db/schema/documents';
 import { eq, sql } from 'drizzle-orm';
 import * as repo from './conversations.repository';
-import { questionColumns } from './lexical-search';
+import { createLexicalSearch, questionColumns } from './lexical-search';
 import { readQuestionAndDocuments } from './retrieval.repository';
 
 let server: TestServer;
@@ -148,6 +148,13 @@ describe('retrieval', () => {
     await db.transaction((tx) => replaceChunks(tx, { id: docId, personalityId: id }, ['The harbour thawed in March.']));
     const replaced = await retriever.search({ personalityId: id, viewerId: null, text: 'harbour', limit: 5 });
     expect(replaced.passages.map((p) => p.content)).toEqual(['The harbour thawed in March.']);
+
+    // A library larger than the text budget is not preloaded: its winners are read per question.
+    const small = createLexicalSearch(db, { textBudgetBytes: 1000 });
+    await small.warm(id);
+    await db.execute(sql`update personality_document_chunks set content = 'The harbour, edited in place.' where document_id = ${docId}`);
+    const read = await small.search({ personalityId: id, viewerId: null }, 'harbour', 5);
+    expect(read.hits.map((h) => h.content)).toEqual(['The harbour, edited in place.']);
   });
 
   it('hybrid: scores full-text and nearest vectors together, the score as the match, still private-filtered', async () => {
