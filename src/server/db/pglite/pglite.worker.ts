@@ -28,6 +28,7 @@ const ROLLBACK = Symbol('rollback');
 v8.setFlagsFromString('--liftoff-only');
 const { PGlite } = await import('@electric-sql/pglite');
 const { vector } = await import('@electric-sql/pglite-pgvector');
+const { createPreparedStatements } = await import('./prepared-statements');
 
 let db: PGliteInstance;
 try {
@@ -39,6 +40,8 @@ try {
   port.postMessage({ started: false, error: serializeError(err) } satisfies PgliteStarted);
   process.exit(1);
 }
+
+const statements = createPreparedStatements(db);
 
 interface OpenTransaction {
   tx: Transaction;
@@ -91,11 +94,15 @@ const asText = (value: string) => value;
 
 async function handle(req: PgliteRequest): Promise<unknown> {
   switch (req.op) {
-    case 'query':
-      return target(req.txId).query(req.sql, req.params, {
-        rowMode: req.rowMode,
-        parsers: Object.fromEntries(req.textTypes.map((oid) => [oid, asText])),
-      });
+    case 'query': {
+      const options = { rowMode: req.rowMode, parsers: Object.fromEntries(req.textTypes.map((oid) => [oid, asText])) };
+      // Outside a transaction, a statement seen before runs prepared (prepared-statements.ts).
+      if (req.txId === null) {
+        const result = await statements.query(req.sql, req.params, options);
+        if (result) return result;
+      }
+      return target(req.txId).query(req.sql, req.params, options);
+    }
     case 'exec':
       return target(req.txId).exec(req.sql);
     case 'begin':
