@@ -3,8 +3,8 @@
 // the documents the asker may use. (2) Postings of any of those documents not yet in memory, or
 // whose chunks were replaced since (a document's chunk generation says so). (3) The winning
 // chunks' text, the asker's right to them checked again, for the winners not in the chunk text
-// cache (chunk-text-cache.ts); once a personality's popular chunks have been read, a question
-// costs statement (1) alone. The database stays the only truth: memory holds nothing it cannot
+// cache (chunk-text-cache.ts); once a library that fits the cache's budget has been preloaded
+// (after its postings load), a question costs statement (1) alone. The database stays the only truth: memory holds nothing it cannot
 // rebuild, and a stale entry is never used.
 import type { Database } from '../../db/client';
 import type { Logger } from '../../lib/logger';
