@@ -1,7 +1,10 @@
 // Open mic's voice turn (POST /api/personalities/{id}/voice/turn) answers newline-delimited JSON:
 // the transcript first, then the chat's own events (start, delta*, done or error; chat-stream.ts)
-// with the reply's speech interleaved, one `speech` event per sentence, in order. Refusals (429,
-// 404, 422 NO_SPEECH ...) come before any line, as the usual JSON error. Browser-safe.
+// with the reply's speech interleaved, one `speech` event per sentence, in order. A sentence in WAV
+// is streamed as the provider makes it: its `speech` event carries the first bytes and `more`, and
+// `speech-more` events carry the rest (the browser plays the first ~80 ms while the rest comes,
+// instead of waiting for the whole sentence's audio). Refusals (429, 404, 422 NO_SPEECH ...) come
+// before any line, as the usual JSON error. Browser-safe.
 import type { ChatStreamEvent } from './chat-stream';
 import type { PronunciationReport } from './schemas/pronunciation';
 
@@ -21,11 +24,13 @@ export type TurnSpeechEvent =
       index: number;
       text: string;
       mime: string;
-      /** The audio bytes, base64. */
+      /** The audio bytes, base64 (with `more`, only the first of them). */
       audio: string;
       /** Provider x per-voice volume multiplier (spec section 9). */
       volume: number;
       provider: string;
+      /** The rest of this sentence's bytes follow in `speech-more` events (the last one without `more`). */
+      more?: boolean;
     }
   | {
       type: 'speech';
@@ -35,9 +40,22 @@ export type TurnSpeechEvent =
       error: { code: string; message: string };
     };
 
-export type VoiceTurnEvent = TurnTranscriptEvent | ChatStreamEvent | TurnSpeechEvent;
+/** The next bytes of a streamed sentence (`index`), in order; without `more`, its last. */
+export interface TurnSpeechMoreEvent {
+  type: 'speech-more';
+  index: number;
+  /** Base64; may be empty (the provider's stream ended, or failed, after the last bytes). */
+  audio: string;
+  more?: boolean;
+}
 
-export const isChatEvent = (e: VoiceTurnEvent): e is ChatStreamEvent => e.type !== 'transcript' && e.type !== 'speech';
+/** What the player is given: sentences and the rest of streamed ones. */
+export type TurnAudioEvent = TurnSpeechEvent | TurnSpeechMoreEvent;
+
+export type VoiceTurnEvent = TurnTranscriptEvent | ChatStreamEvent | TurnAudioEvent;
+
+export const isSpeechEvent = (e: VoiceTurnEvent): e is TurnAudioEvent => e.type === 'speech' || e.type === 'speech-more';
+export const isChatEvent = (e: VoiceTurnEvent): e is ChatStreamEvent => e.type !== 'transcript' && !isSpeechEvent(e);
 
 /** Codes after which the browser's own voice speaks the sentence (the spec's OpenAI / embedded fallback). */
 export const BROWSER_VOICE_CODES = new Set(['TTS_FALLBACK', 'TTS_BROWSER']);

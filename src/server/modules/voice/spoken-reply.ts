@@ -1,18 +1,22 @@
 // Speaks a reply while its text is still streaming from the model (open mic's voice turn): each
 // sentence is cut as soon as it is complete and its speech requested at once, so the first
 // sentence is heard long before the reply ends. At most AHEAD sentences are synthesized at a time
-// (a reply cut short by barge-in spends little), and they are emitted strictly in order. A failure
-// the browser's voice can stand in for (TTS_FALLBACK / TTS_BROWSER) is emitted for that sentence
-// and the reply goes on; any other (ElevenLabs failing, credits spent, the speech rate limit)
-// is emitted once and the rest of the reply stays silent, as the speech route's player does.
+// (a reply cut short by barge-in spends little), and they are emitted strictly in order. WAV is
+// passed on as the provider streams it (the sentence's first bytes at once, the rest in
+// `speech-more` events), so the browser starts playing before the sentence's audio is complete;
+// other formats (MP3) are sent whole, since the browser decodes them whole. A failure the
+// browser's voice can stand in for (TTS_FALLBACK / TTS_BROWSER) is emitted for that sentence and
+// the reply goes on; any other (ElevenLabs failing, credits spent, the speech rate limit) is
+// emitted once and the rest of the reply stays silent, as the speech route's player does.
 import { SentenceStream } from '../../../shared/sentence-stream';
-import { BROWSER_VOICE_CODES, type TurnSpeechEvent } from '../../../shared/voice-turn-stream';
+import { BROWSER_VOICE_CODES, type TurnAudioEvent, type TurnSpeechEvent } from '../../../shared/voice-turn-stream';
 import { AppError } from '../../lib/errors';
 import { messages } from '../../../shared/messages';
 
 export interface SpokenAudio {
   mime: string;
-  bytes: Uint8Array;
+  /** The audio as the provider sends it. */
+  stream: ReadableStream<Uint8Array>;
   volume: number;
   provider: string;
 }
@@ -20,7 +24,7 @@ export interface SpokenAudio {
 export interface SpokenReplyDeps {
   /** One sentence's audio, in the personality's voice (its limits and credits counted); throws AppError. */
   speak(text: string, signal: AbortSignal): Promise<SpokenAudio>;
-  emit(event: TurnSpeechEvent): Promise<unknown>;
+  emit(event: TurnAudioEvent): Promise<unknown>;
   /** Barge-in / a dropped connection: speech in flight is cancelled, nothing more is emitted. */
   signal: AbortSignal;
   ahead?: number;
@@ -29,10 +33,83 @@ export interface SpokenReplyDeps {
 /** Two in flight: the next sentence is ready when the current one is, without synthesizing a whole reply. */
 const AHEAD = 2;
 
+/** Formats the browser can play piece by piece (16-bit PCM in a RIFF header, wav-samples.ts). */
+const STREAMED_MIMES = new Set(['audio/wav', 'audio/x-wav', 'audio/wave']);
+
+/**
+ * A sentence's audio arriving from the provider: read at once (so a sentence synthesized ahead is
+ * ready when its turn comes) and handed out as whatever arrived since the last `next()`.
+ */
+class ArrivingAudio {
+  private pieces: Uint8Array[] = [];
+  private ended = false;
+  private wake: (() => void) | null = null;
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+
+  constructor(stream: ReadableStream<Uint8Array>) {
+    this.reader = stream.getReader();
+    void this.pull(this.reader);
+  }
+
+  /** Not wanted any more (the reply was replaced): the provider's stream is cancelled, `next()` ends. */
+  stop() {
+    this.ended = true;
+    this.pieces = [];
+    this.reader.cancel().catch(() => undefined);
+    this.notify();
+  }
+
+  private async pull(reader: ReadableStreamDefaultReader<Uint8Array>) {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (this.ended) break;
+        if (value.byteLength) this.pieces.push(value);
+        this.notify();
+      }
+    } catch {
+      // Cancelled (barge-in) or cut off mid-sentence: what arrived is played, the sentence ends there.
+    } finally {
+      this.ended = true;
+      this.notify();
+    }
+  }
+
+  private notify() {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+
+  /** The bytes that arrived since the last call, waiting for some; null once the audio has ended. */
+  async next(): Promise<Uint8Array | null> {
+    while (this.pieces.length === 0 && !this.ended) await new Promise<void>((resolve) => (this.wake = resolve));
+    if (this.pieces.length === 0) return null;
+    const out = this.pieces.length === 1 ? this.pieces[0]! : Buffer.concat(this.pieces);
+    this.pieces = [];
+    return out;
+  }
+
+  /** Everything, once the audio has ended. */
+  async whole(): Promise<Uint8Array> {
+    const parts: Uint8Array[] = [];
+    for (let piece = await this.next(); piece; piece = await this.next()) parts.push(piece);
+    return Buffer.concat(parts);
+  }
+}
+
+/** A sentence ready to be emitted: one event, nothing (nothing speakable), or audio still arriving. */
+type Outcome = TurnSpeechEvent | null | { head: Omit<Extract<TurnSpeechEvent, { mime: string }>, 'audio' | 'more'>; audio: ArrivingAudio };
+
 interface Job {
   text: string;
-  outcome?: Promise<TurnSpeechEvent | null>;
+  outcome?: Promise<Outcome>;
+  /** Its audio while it is being sent (streamed sentences). */
+  sending?: ArrivingAudio;
 }
+
+const base64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 
 export function createSpokenReply(deps: SpokenReplyDeps) {
   const ahead = deps.ahead ?? AHEAD;
@@ -43,15 +120,35 @@ export function createSpokenReply(deps: SpokenReplyDeps) {
   let emitting: Promise<void> = Promise.resolve();
   let pumping = false;
 
-  async function synthesize(index: number, text: string): Promise<TurnSpeechEvent | null> {
+  async function synthesize(index: number, text: string): Promise<Outcome> {
     try {
       const a = await deps.speak(text, deps.signal);
-      return { type: 'speech', index, text, mime: a.mime, audio: Buffer.from(a.bytes).toString('base64'), volume: a.volume, provider: a.provider };
+      const head = { type: 'speech' as const, index, text, mime: a.mime, volume: a.volume, provider: a.provider };
+      const audio = new ArrivingAudio(a.stream);
+      if (STREAMED_MIMES.has(a.mime)) return { head, audio };
+      return { ...head, audio: base64(await audio.whole()) };
     } catch (err) {
       // Nothing speakable in it (only a citation, say): skipped, not a failure of the reply.
       if (err instanceof AppError && err.code === 'BAD_REQUEST') return null;
       const e = err instanceof AppError ? err : new AppError('INTERNAL', messages.voice.playbackFailed);
       return { type: 'speech', index, text, error: { code: e.code, message: e.message } };
+    }
+  }
+
+  /**
+   * A streamed sentence: its first bytes as they come, then the rest as they arrive, in order. A
+   * reply replaced meanwhile (withheld, failed) ends the sentence where it is.
+   */
+  async function emitArriving(job: Job, { head, audio }: Extract<Outcome, { head: unknown }>) {
+    job.sending = audio;
+    let piece = await audio.next();
+    if (deps.signal.aborted) return;
+    await deps.emit({ ...head, audio: base64(piece ?? new Uint8Array()), more: piece !== null });
+    while (piece) {
+      piece = await audio.next();
+      if (deps.signal.aborted) return;
+      if (jobs[next] !== job) piece = null;
+      await deps.emit(piece ? { type: 'speech-more', index: head.index, audio: base64(piece), more: true } : { type: 'speech-more', index: head.index, audio: '' });
     }
   }
 
@@ -70,12 +167,15 @@ export function createSpokenReply(deps: SpokenReplyDeps) {
       while (next < jobs.length && !silenced && !deps.signal.aborted) {
         const job = jobs[next]!;
         startAhead();
-        const event = await job.outcome!;
+        const outcome = await job.outcome!;
         if (deps.signal.aborted) break;
         if (jobs[next] !== job) continue; // replaced by a fallback meanwhile
-        if (event) await deps.emit(event);
+        if (outcome && 'head' in outcome) await emitArriving(job, outcome);
+        else if (outcome) await deps.emit(outcome);
+        if (deps.signal.aborted) break;
+        if (jobs[next] !== job) continue; // replaced while it was being sent
         next += 1;
-        if (event && 'error' in event && !BROWSER_VOICE_CODES.has(event.error.code)) silenced = true;
+        if (outcome && 'error' in outcome && !BROWSER_VOICE_CODES.has(outcome.error.code)) silenced = true;
       }
       pumping = false;
     })();
@@ -94,6 +194,7 @@ export function createSpokenReply(deps: SpokenReplyDeps) {
     finish: (reply: string) => enqueue(sentences.finish(reply)),
     /** The reply was replaced (the model failed, or the reply was withheld): what is not yet spoken is dropped, `text` is spoken instead. */
     replaceWith(text: string) {
+      jobs[next]?.sending?.stop();
       jobs.length = next;
       sentences = new SentenceStream();
       enqueue(sentences.finish(text));

@@ -3,7 +3,7 @@
 // conversationId or an anonymous visitor's history, then the `audio` WAV) and answers NDJSON
 // (shared/voice-turn-stream.ts): the transcript, the grounded chat's events (the chat service's
 // own run: the same saved conversation, moderation and saving rules as the chat route), and the
-// reply's speech sentence by sentence as the text arrives. Three round trips, three access checks
+// reply's speech sentence by sentence as the text arrives (WAV as the provider streams it). Three round trips, three access checks
 // and the client's gaps between them were most of a turn's latency; the limits of the three routes
 // it replaces are still counted with their messages. Refusals (429, 404, 400, 422 NO_SPEECH) come
 // before any line; disconnecting (barge-in) cancels the model call and the speech in flight.
@@ -138,8 +138,7 @@ export function voiceTurnRoutes(deps: VoiceTurnDeps) {
           firstHit = undefined;
           await hit;
           const speech = await voice.speech(personality, text, signal, { fastDecode: true });
-          const bytes = new Uint8Array(await new Response(speech.stream).arrayBuffer());
-          return { mime: speech.mime, bytes, volume: speech.volume, provider: speech.provider };
+          return { mime: speech.mime, stream: speech.stream, volume: speech.volume, provider: speech.provider };
         },
       });
       try {

@@ -95,8 +95,30 @@ export async function voiceTurn(client: TestClient, personalityId: string, wav: 
   return client.raw(`/api/personalities/${personalityId}/voice/turn`, { method: 'POST', body: form, signal });
 }
 
-/** A voice turn's speech events, in the order they came. */
-export const speechOf = (events: VoiceTurnEvent[]) => events.filter((e): e is TurnSpeechEvent => e.type === 'speech');
+/**
+ * A voice turn's spoken sentences, in the order they came: a streamed sentence's pieces
+ * (`speech-more`) joined into its `speech` event's audio, so `audio` is always the whole sentence.
+ */
+export function speechOf(events: VoiceTurnEvent[]): TurnSpeechEvent[] {
+  const sentences: TurnSpeechEvent[] = [];
+  const open = new Map<number, { event: TurnSpeechEvent; parts: Buffer[] }>();
+  for (const e of events) {
+    if (e.type === 'speech') {
+      sentences.push(e);
+      if ('audio' in e && e.more) open.set(e.index, { event: e, parts: [Buffer.from(e.audio, 'base64')] });
+    } else if (e.type === 'speech-more') {
+      const sentence = open.get(e.index);
+      if (!sentence) throw new Error(`speech-more for sentence ${e.index}, which is not open`);
+      sentence.parts.push(Buffer.from(e.audio, 'base64'));
+      if (!e.more) {
+        open.delete(e.index);
+        Object.assign(sentence.event, { audio: Buffer.concat(sentence.parts).toString('base64'), more: false });
+      }
+    }
+  }
+  if (open.size) throw new Error(`sentences never ended: ${[...open.keys()].join(', ')}`);
+  return sentences;
+}
 
 /** A whole turn's answer: its status, and its events (NDJSON) or its JSON error. */
 export async function voiceTurnEvents(client: TestClient, personalityId: string, wav: Uint8Array, request?: Record<string, unknown>) {

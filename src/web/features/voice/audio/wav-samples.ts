@@ -3,14 +3,18 @@
 // about one). Open mic asks for WAV for this reason (the same voice as MP3, uncompressed). Anything
 // else (MP3, another sample format) returns null and goes through decodeAudioData.
 
-interface PcmLayout {
+export interface PcmLayout {
   channels: number;
   sampleRate: number;
   dataOffset: number;
+  /** Whole frames in these bytes. */
   frames: number;
+  /** The data chunk's length as its header says: 0 or 0xffffffff when a streamed WAV does not know it. */
+  declaredBytes: number;
 }
 
-function pcmLayout(bytes: Uint8Array): PcmLayout | null {
+/** Where a 16-bit PCM WAV's samples are and how they are laid out; null for anything else, or a header not all here yet. */
+export function pcmLayout(bytes: Uint8Array): PcmLayout | null {
   if (bytes.length < 12) return null;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const tag = (at: number) => String.fromCharCode(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!, bytes[at + 3]!);
@@ -33,7 +37,7 @@ function pcmLayout(bytes: Uint8Array): PcmLayout | null {
       // A streamed WAV may not know its length (0 or 0xffffffff): the data runs to the end.
       const available = bytes.length - (at + 8);
       const length = size > 0 && size <= available ? size : available;
-      return { channels, sampleRate, dataOffset: at + 8, frames: Math.floor(length / (2 * channels)) };
+      return { channels, sampleRate, dataOffset: at + 8, frames: Math.floor(length / (2 * channels)), declaredBytes: size };
     }
     at += 8 + size + (size % 2);
   }
@@ -51,10 +55,15 @@ export function wavToAudioBuffer(context: BaseAudioContext, bytes: Uint8Array): 
   } catch {
     return null;
   }
-  const view = new DataView(bytes.buffer, bytes.byteOffset + dataOffset, frames * channels * 2);
+  copyPcm16(bytes.subarray(dataOffset), channels, frames, (ch) => buffer.getChannelData(ch));
+  return buffer;
+}
+
+/** `frames` interleaved 16-bit little-endian frames from the start of `data` into each channel's floats. */
+export function copyPcm16(data: Uint8Array, channels: number, frames: number, channel: (ch: number) => Float32Array): void {
+  const view = new DataView(data.buffer, data.byteOffset, frames * channels * 2);
   for (let ch = 0; ch < channels; ch++) {
-    const out = buffer.getChannelData(ch);
+    const out = channel(ch);
     for (let i = 0, at = ch * 2; i < frames; i++, at += channels * 2) out[i] = view.getInt16(at, true) / 32768;
   }
-  return buffer;
 }

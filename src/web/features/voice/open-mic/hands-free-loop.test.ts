@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../lib/api-client';
 import type { SendOptions } from '../../conversation/hooks/use-chat-session';
 import type { ChatStreamEvent } from '../../../../shared/chat-stream';
-import type { TurnSpeechEvent, VoiceTurnEvent } from '../../../../shared/voice-turn-stream';
+import type { TurnAudioEvent, TurnSpeechEvent, VoiceTurnEvent } from '../../../../shared/voice-turn-stream';
 import type { VoiceTurn } from '../api/voice-turn-api';
 import type { CallMode, CallStatus } from './call-types';
 import { HandsFreeLoop, type HandsFreeDeps } from './hands-free-loop';
@@ -31,7 +31,10 @@ const STORY: VoiceTurnEvent[] = [
   speech(0, 'Once upon a time.'),
   { type: 'delta', text: 'There was a sea.' },
   { type: 'done', messageId: 'm1', content: 'Once upon a time. There was a sea.', documentReferences: [] },
-  speech(1, 'There was a sea.'),
+  // A streamed sentence: its first bytes, then the rest.
+  { ...speech(1, 'There was a sea.'), more: true },
+  { type: 'speech-more', index: 1, audio: 'AAAA', more: true },
+  { type: 'speech-more', index: 1, audio: '' },
 ];
 
 /** The conversation's send as useChatSession runs it with a `stream`: chat events become the growing reply. */
@@ -65,7 +68,7 @@ function setup(overrides: Partial<HandsFreeDeps> = {}) {
   const track = new EventTarget() as EventTarget & { stop(): void };
   track.stop = vi.fn();
   const stream = { getAudioTracks: () => [track], getTracks: () => [track] } as unknown as MediaStream;
-  const player = { speakTurn: vi.fn((_id: string, s: TurnSpeechEvent) => void spoken.push(s.text)), endReply: vi.fn(), stop: vi.fn() };
+  const player = { speakTurn: vi.fn((_id: string, s: TurnAudioEvent) => void spoken.push(s.type === 'speech' ? s.text : `more ${s.index}${s.more ? '' : ' (end)'}`)), endReply: vi.fn(), stop: vi.fn() };
   const sends: { text: string; options: SendOptions; events: ChatStreamEvent[] }[] = [];
   const destroy = vi.fn(async () => {});
   const deps: HandsFreeDeps = {
@@ -111,8 +114,9 @@ describe('HandsFreeLoop', () => {
     // The transcript is the question in the conversation; the chat's events are its reply.
     expect(t.sends.map((s) => s.text)).toEqual(['Tell me a story']);
     expect(t.sends[0]!.events.map((e) => e.type)).toEqual(['start', 'delta', 'delta', 'done']);
-    expect(t.spoken).toEqual(['Once upon a time.', 'There was a sea.']);
-    expect(t.player.speakTurn.mock.calls.map(([id]) => id)).toEqual(['r1', 'r1']);
+    // The speech events (a streamed sentence's pieces too) go to the player, in order, not to the conversation.
+    expect(t.spoken).toEqual(['Once upon a time.', 'There was a sea.', 'more 1', 'more 1 (end)']);
+    expect(t.player.speakTurn.mock.calls.map(([id]) => id)).toEqual(['r1', 'r1', 'r1', 'r1']);
     expect(t.player.endReply).toHaveBeenCalledWith('r1');
     t.tick(420);
     t.loop.playbackStarted('r1');

@@ -7,7 +7,7 @@
 import { ApiError } from '../../../lib/api-client';
 import { messages } from '../../../../shared/messages';
 import type { SendOptions } from '../../conversation/hooks/use-chat-session';
-import { isChatEvent, type TurnSpeechEvent } from '../../../../shared/voice-turn-stream';
+import { isChatEvent, isSpeechEvent, type TurnAudioEvent } from '../../../../shared/voice-turn-stream';
 import type { VoiceTurn } from '../api/voice-turn-api';
 import { encodeWav } from '../audio/wav-encoder';
 import type { ActiveCall, CallEvents } from './call-types';
@@ -27,7 +27,7 @@ export interface HandsFreeDeps {
   send(text: string, options: SendOptions): Promise<boolean>;
   /** Stops the reply in the conversation (the turn's request is cancelled with it). */
   stopReply(): void;
-  player: { speakTurn(replyId: string, speech: TurnSpeechEvent): void; endReply(replyId: string): void; stop(): void };
+  player: { speakTurn(replyId: string, speech: TurnAudioEvent): void; endReply(replyId: string): void; stop(): void };
   events: CallEvents;
   /** A turn failed (it is dropped; the call goes on). */
   onTurnError(message: string, kind: 'warning' | 'error'): void;
@@ -130,8 +130,8 @@ export class HandsFreeLoop {
       const text = turn.transcript.text.trim();
       if (controller.signal.aborted || !text) return void controller.abort();
       let replyId: string | null = null;
-      const early: TurnSpeechEvent[] = [];
-      const speak = (speech: TurnSpeechEvent) => (replyId ? this.deps.player.speakTurn(replyId, speech) : early.push(speech));
+      const early: TurnAudioEvent[] = [];
+      const speak = (speech: TurnAudioEvent) => (replyId ? this.deps.player.speakTurn(replyId, speech) : early.push(speech));
       const sent = await this.deps.send(text, {
         pronunciationReport: turn.transcript.pronunciation,
         onReply: ({ id }) => {
@@ -146,7 +146,7 @@ export class HandsFreeLoop {
           controller.signal.addEventListener('abort', () => this.deps.stopReply(), { once: true });
           return turn.read((event) => {
             if (controller.signal.aborted) return;
-            if (event.type === 'speech') speak(event);
+            if (isSpeechEvent(event)) speak(event);
             else if (isChatEvent(event)) onChatEvent(event);
           });
         },

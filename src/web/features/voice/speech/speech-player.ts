@@ -11,10 +11,15 @@ import { synthesize } from '../api/voice-api';
 import { playChime, type Chime } from '../audio/chime';
 import { encodeWav } from '../audio/wav-encoder';
 import { wavToAudioBuffer } from '../audio/wav-samples';
-import { BROWSER_VOICE_CODES, type TurnSpeechEvent } from '../../../../shared/voice-turn-stream';
+import { ArrivingWav } from '../audio/arriving-wav';
+import { BROWSER_VOICE_CODES, type TurnAudioEvent, type TurnSpeechEvent } from '../../../../shared/voice-turn-stream';
+
+type AudioClip = { kind: 'audio'; url: string; blob: Blob; multiplier: number; decoded?: Promise<AudioBuffer | null> };
 
 export type Clip =
-  | { kind: 'audio'; url: string; blob: Blob; multiplier: number; decoded?: Promise<AudioBuffer | null> }
+  | AudioClip
+  /** An open-mic sentence still streaming in: played as its samples arrive. */
+  | { kind: 'stream'; audio: ArrivingWav; mime: string; multiplier: number }
   | { kind: 'browser'; text: string }
   | { kind: 'silent' };
 
@@ -61,7 +66,10 @@ export class SpeechPlayer {
   private current: HTMLAudioElement | null = null;
   /** During an open-mic call: the call's running AudioContext, and the sentence playing through it. */
   private context: AudioContext | null = null;
-  private source: { node: AudioBufferSourceNode; gain: GainNode } | null = null;
+  /** The sentence playing through the call's context: its pieces (a streamed sentence has several) and their volume. */
+  private source: { nodes: AudioBufferSourceNode[]; gain: GainNode; cancel(): void } | null = null;
+  /** Open-mic sentences whose audio is still arriving, by reply and sentence index. */
+  private arriving = new Map<string, ArrivingWav>();
   private chime: Chime | null = null;
   private currentMultiplier = 1;
   private unblock: (() => void) | null = null;
@@ -80,13 +88,32 @@ export class SpeechPlayer {
   }
 
   /**
-   * One sentence of an open-mic turn, its speech already in the turn's answer (no fetch of its
-   * own): decoded at once when a call's context runs, played in arrival order. Failures follow
-   * the same rules as fetched sentences (the browser's voice, or one message and silence).
+   * One sentence of an open-mic turn, its speech in the turn's answer (no fetch of its own):
+   * decoded at once when a call's context runs, played in arrival order. A streamed sentence
+   * (`more`, then `speech-more` events) starts playing with its first bytes. Failures follow the
+   * same rules as fetched sentences (the browser's voice, or one message and silence).
    */
-  speakTurn(replyId: string, speech: TurnSpeechEvent) {
+  speakTurn(replyId: string, speech: TurnAudioEvent) {
+    const key = `${replyId}#${speech.index}`;
+    if (speech.type === 'speech-more') {
+      const audio = this.arriving.get(key);
+      if (!audio) return; // stopped meanwhile
+      if (speech.audio) audio.push(fromBase64(speech.audio));
+      if (!speech.more) {
+        audio.end();
+        this.arriving.delete(key);
+      }
+      return;
+    }
     if (this.failedReplies.has(replyId)) return;
-    this.queue.push({ replyId, kind: 'sentence', text: speech.text, clip: Promise.resolve(this.turnClip(replyId, speech)) });
+    let clip: Clip;
+    if (!('error' in speech) && speech.more) {
+      const audio = new ArrivingWav();
+      audio.push(fromBase64(speech.audio));
+      this.arriving.set(key, audio);
+      clip = { kind: 'stream', audio, mime: speech.mime, multiplier: speech.volume };
+    } else clip = this.turnClip(replyId, speech);
+    this.queue.push({ replyId, kind: 'sentence', text: speech.text, clip: Promise.resolve(clip) });
     void this.run();
   }
 
@@ -130,6 +157,8 @@ export class SpeechPlayer {
     this.fetches.abort();
     this.fetches = new AbortController();
     this.queue = [];
+    for (const audio of this.arriving.values()) audio.end();
+    this.arriving.clear();
     if (this.current) {
       this.current.pause();
       this.current = null;
@@ -208,15 +237,19 @@ export class SpeechPlayer {
 
   private turnClip(replyId: string, speech: TurnSpeechEvent): Clip {
     if ('error' in speech) return this.failedClip(replyId, speech.text, speech.error);
-    const bytes = fromBase64(speech.audio);
-    const blob = new Blob([bytes], { type: speech.mime });
+    return this.bytesClip(fromBase64(speech.audio), speech.mime, speech.volume);
+  }
+
+  /** A whole sentence's audio, kept for replay and decoded at once when a call's context runs. */
+  private bytesClip(bytes: Uint8Array<ArrayBuffer>, mime: string, multiplier: number): AudioClip {
+    const blob = new Blob([bytes], { type: mime });
     const url = URL.createObjectURL(blob);
     this.urls.push(url);
     const context = this.runningContext();
     // WAV is copied into a buffer at once; anything else is decoded (the blob keeps its own copy of the bytes).
     const samples = context ? wavToAudioBuffer(context, bytes) : null;
     const decoded = samples ? Promise.resolve(samples) : context ? context.decodeAudioData(bytes.buffer).catch(() => null) : undefined;
-    return { kind: 'audio', url, blob, multiplier: speech.volume, decoded };
+    return { kind: 'audio', url, blob, multiplier, decoded };
   }
 
   private async run() {
@@ -242,7 +275,9 @@ export class SpeechPlayer {
         if (!this.failedReplies.has(item.replyId) || clip.kind !== 'silent') {
           const played = await this.play(clip, generation, item.replyId);
           if (played && !item.replyId.includes('#replay-')) {
-            this.spoken.set(item.replyId, [...(this.spoken.get(item.replyId) ?? []), clip]);
+            // A streamed sentence is kept whole, as one file, for replay.
+            const kept = clip.kind === 'stream' ? this.bytesClip(clip.audio.bytes(), clip.mime, clip.multiplier) : clip;
+            this.spoken.set(item.replyId, [...(this.spoken.get(item.replyId) ?? []), kept]);
           }
         }
       }
@@ -261,6 +296,7 @@ export class SpeechPlayer {
       this.options.onPlaybackStart?.(replyId);
       return this.speakInBrowser(clip.text);
     }
+    if (clip.kind === 'stream') return this.playArriving(clip, generation, replyId);
     return this.playAudio(clip, generation, replyId);
   }
 
@@ -284,13 +320,16 @@ export class SpeechPlayer {
     const playing = this.source;
     this.source = null;
     if (!playing) return;
-    try {
-      playing.node.stop();
-    } catch {
-      // Already stopped.
+    for (const node of playing.nodes) {
+      try {
+        node.stop();
+      } catch {
+        // Already stopped.
+      }
+      node.disconnect();
     }
-    playing.node.disconnect();
     playing.gain.disconnect();
+    playing.cancel();
   }
 
   private async playAudio(clip: Extract<Clip, { kind: 'audio' }>, generation: number, replyId: string): Promise<boolean> {
@@ -305,28 +344,86 @@ export class SpeechPlayer {
 
   /** Through the call's AudioContext: audible from start(), silent from stop() (barge-in). */
   private playBuffer(context: AudioContext, buffer: AudioBuffer, multiplier: number, replyId: string): Promise<boolean> {
-    const node = context.createBufferSource();
-    node.buffer = buffer;
+    const { playing, ended } = this.openSource(context, multiplier);
+    const finished = ended(this.schedule(context, playing, buffer, 0));
+    this.options.onPlaybackStart?.(replyId);
+    return finished.then((ok) => this.closeSource(playing, ok));
+  }
+
+  /**
+   * A streamed sentence: each run of samples is scheduled right after the previous one as it
+   * arrives (gapless while the audio comes faster than it plays). Audio that is not 16-bit PCM, or
+   * a context that is not running, waits for the whole sentence and plays it as a file.
+   */
+  private async playArriving(clip: Extract<Clip, { kind: 'stream' }>, generation: number, replyId: string): Promise<boolean> {
+    const context = this.runningContext();
+    if (!context || clip.audio.unsupported) return this.playWhole(clip, generation, replyId);
+    const { playing, ended } = this.openSource(context, clip.multiplier);
+    let last: Promise<boolean> | null = null;
+    let at = 0;
+    for (;;) {
+      const frames = clip.audio.take();
+      if (frames) {
+        const buffer = context.createBuffer(frames.channels.length, frames.channels[0]!.length, frames.sampleRate);
+        frames.channels.forEach((samples, ch) => buffer.copyToChannel(samples, ch));
+        const node = this.schedule(context, playing, buffer, at);
+        at = Math.max(at, context.currentTime) + buffer.duration;
+        if (!last) this.options.onPlaybackStart?.(replyId);
+        last = ended(node);
+      } else if (clip.audio.ended || clip.audio.unsupported) break;
+      else await clip.audio.arrival();
+      if (generation !== this.generation || this.source !== playing) return false;
+    }
+    if (!last) {
+      this.closeSource(playing, false);
+      // Nothing playable arrived: a format we cannot stream is played whole.
+      return clip.audio.unsupported ? this.playWhole(clip, generation, replyId) : false;
+    }
+    return this.closeSource(playing, await last);
+  }
+
+  private async playWhole(clip: Extract<Clip, { kind: 'stream' }>, generation: number, replyId: string): Promise<boolean> {
+    while (!clip.audio.ended) await clip.audio.arrival();
+    if (generation !== this.generation) return false;
+    return this.playAudio(this.bytesClip(clip.audio.bytes(), clip.mime, clip.multiplier), generation, replyId);
+  }
+
+  /** The sentence's volume, and a promise per piece that tells whether it played to its end. */
+  private openSource(context: AudioContext, multiplier: number) {
     const gain = context.createGain();
     this.currentMultiplier = multiplier;
     gain.gain.value = this.volumeFor(multiplier);
-    node.connect(gain).connect(context.destination);
-    const playing = { node, gain };
+    gain.connect(context.destination);
+    const cancels = new Set<() => void>();
+    const playing = { nodes: [] as AudioBufferSourceNode[], gain, cancel: () => cancels.forEach((c) => c()) };
     this.source = playing;
-    const finished = new Promise<boolean>((resolve) => {
-      // Also fired by stop(): a stopped sentence did not play to its end.
-      node.addEventListener('ended', () => resolve(this.source === playing), { once: true });
-    });
-    node.start();
-    this.options.onPlaybackStart?.(replyId);
-    return finished.then((ok) => {
-      if (this.source === playing) {
-        this.source = null;
-        node.disconnect();
-        gain.disconnect();
-      }
-      return ok;
-    });
+    const ended = (node: AudioBufferSourceNode) =>
+      new Promise<boolean>((resolve) => {
+        // Also fired by stop(): a stopped sentence did not play to its end. A piece stopped before
+        // its start time may never fire it, so stopSource settles it too.
+        cancels.add(() => resolve(false));
+        node.addEventListener('ended', () => resolve(this.source === playing), { once: true });
+      });
+    return { playing, ended };
+  }
+
+  /** Starts `buffer` at context time `at` (now, if that has passed). */
+  private schedule(context: AudioContext, playing: { nodes: AudioBufferSourceNode[]; gain: GainNode }, buffer: AudioBuffer, at: number) {
+    const node = context.createBufferSource();
+    node.buffer = buffer;
+    node.connect(playing.gain);
+    playing.nodes.push(node);
+    node.start(Math.max(at, context.currentTime));
+    return node;
+  }
+
+  private closeSource(playing: NonNullable<SpeechPlayer['source']>, ok: boolean): boolean {
+    if (this.source === playing) {
+      this.source = null;
+      for (const node of playing.nodes) node.disconnect();
+      playing.gain.disconnect();
+    }
+    return ok;
   }
 
   private async playElement(clip: Extract<Clip, { kind: 'audio' }>, generation: number, replyId: string): Promise<boolean> {
