@@ -236,7 +236,9 @@ if (PARTS.includes('barge-in')) {
   while (Date.now() < until) {
     await page.waitForTimeout(1000);
     const b = await page.evaluate(() => (window as unknown as { __bench: { onsets: number[]; pauses: number[] } }).__bench);
-    latencies = b.pauses.flatMap((p) => {
+    // One stop silences every piece of a streamed sentence at once: those count as one.
+    const stops = b.pauses.filter((p, i) => i === 0 || p - b.pauses[i - 1]! > 50);
+    latencies = stops.flatMap((p) => {
       const onset = b.onsets.filter((o) => o <= p).at(-1);
       return onset !== undefined && p - onset < 2000 ? [p - onset] : [];
     });
