@@ -3,7 +3,7 @@
 // becomes an <a> only for absolute http(s) and mailto URLs (safe-links.tsx decides); images are
 // never loaded: their alt text is shown. Text between [DO_NOT_READ] and [/DO_NOT_READ] is bold
 // (spec section 9; do-not-read-markdown.ts).
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
@@ -82,7 +82,11 @@ const components: Components = {
 const remarkPlugins = [remarkGfm, remarkBreaks];
 const rehypePlugins = [rehypeDoNotRead];
 
-export function MarkdownContent({ text, className }: { text: string; className?: string }) {
+/**
+ * Memoized: parsing Markdown is the costly part of drawing the log, and a streamed reply changes
+ * many times a second; the messages that did not change are not parsed again.
+ */
+export const MarkdownContent = memo(function MarkdownContent({ text, className }: { text: string; className?: string }) {
   return (
     <div
       className={cn(
@@ -96,4 +100,4 @@ export function MarkdownContent({ text, className }: { text: string; className?:
       </Markdown>
     </div>
   );
-}
+});

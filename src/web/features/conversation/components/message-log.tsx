@@ -1,7 +1,7 @@
 // The conversation log. It follows new words while the reader is at the bottom, and leaves them
 // alone when they have scrolled up to reread. aria-busy while a reply streams in, so a screen
 // reader announces the finished reply once instead of every word.
-import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useCallback, useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { LogMessage } from '../utils/log-message';
 import { ChatMessage } from './chat-message';
 import type { SourceReference } from './document-references';
@@ -17,7 +17,11 @@ interface Props {
   /** A line about the whole conversation, shown above the first message. */
   notice?: string;
   onOpenSource?: (reference: SourceReference) => void;
-  /** An action under each finished reply (Self-paced Chat: replay its voice). */
+  /**
+   * An action under each finished reply (Self-paced Chat: replay its voice). Messages are
+   * memoized, so what it draws for a reply is kept: it must not capture state that changes (the
+   * chat panel's replay goes through a ref).
+   */
   replyAction?: (message: LogMessage) => ReactNode;
 }
 
@@ -27,6 +31,11 @@ const STICK_PX = 48;
 export function MessageLog({ messages, personalityName, personalityId, avatarUrl, busy, notice, onOpenSource, replyAction }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
+  // The messages are memoized: they get callbacks that stay the same while calling the latest ones.
+  const latest = useRef({ onOpenSource, replyAction });
+  latest.current = { onOpenSource, replyAction };
+  const openSource = useCallback((reference: SourceReference) => latest.current.onOpenSource?.(reference), []);
+  const action = useCallback((message: LogMessage) => latest.current.replyAction?.(message), []);
 
   useLayoutEffect(() => {
     const el = box.current;
@@ -53,7 +62,15 @@ export function MessageLog({ messages, personalityName, personalityId, avatarUrl
       )}
       <ol className="grid grid-cols-[minmax(0,1fr)] gap-4" aria-label="Messages">
         {messages.map((m) => (
-          <ChatMessage key={m.id} message={m} personalityName={personalityName} personalityId={personalityId} avatarUrl={avatarUrl} onOpenSource={onOpenSource} action={replyAction} />
+          <ChatMessage
+            key={m.id}
+            message={m}
+            personalityName={personalityName}
+            personalityId={personalityId}
+            avatarUrl={avatarUrl}
+            onOpenSource={onOpenSource ? openSource : undefined}
+            action={replyAction ? action : undefined}
+          />
         ))}
       </ol>
     </div>
