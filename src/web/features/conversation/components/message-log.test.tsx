@@ -23,7 +23,7 @@ const reply = (id: string, content: string, streaming = false): LogMessage => ({
   sender: 'personality',
   content,
   timestamp: new Date(0).toISOString(),
-  kind: 'reply',
+  kind: 'message',
   documentReferences: [],
   streaming,
 });
