@@ -109,12 +109,5 @@ export function createPreparedStatements(db: PGlite) {
   };
 }
 
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+/** Protocol messages sent in one call (Node's own concatenation: a Buffer is a Uint8Array). */
+const concat = (...parts: Uint8Array[]): Uint8Array => Buffer.concat(parts);
