@@ -1,4 +1,4 @@
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { precompress } from './scripts/vite-precompress.ts';
@@ -11,6 +11,13 @@ export default defineConfig({
   root: '.',
   publicDir: 'public',
   plugins: [react(), tailwindcss(), vadAssets(), precompress()],
+  resolve: {
+    // onnxruntime-web without its WebAssembly bundled as an asset of its own: the VAD worker loads
+    // it from the voice assets folder (ort.env.wasm.wasmPaths), so the build carries one 14 MB copy.
+    conditions: [...defaultClientConditions, 'onnxruntime-web-use-extern-wasm'],
+  },
+  // The VAD worker is a module worker (onnxruntime-web imports its WebAssembly glue at run time).
+  worker: { format: 'es' },
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,

@@ -223,8 +223,10 @@ test('the own hands-free loop: speak, hear the reply, barge in mid-reply; the re
   await expect(page.getByRole('tab', { name: 'Self-paced Chat' })).toHaveAttribute('aria-selected', 'true');
   await page.getByRole('tab', { name: 'Open Mic Chat' }).click();
   await expect(page.getByTestId('open-mic-chat')).toHaveAttribute('data-engine', 'hands-free');
-  // The VAD's model and WebAssembly come from the app itself.
+  // The VAD's model and WebAssembly come from the app itself, loaded in a worker of its own (off
+  // the page's main thread, which draws the conversation).
   await expect(page.getByText('Pre-loaded')).toBeVisible({ timeout: 30_000 });
+  expect(page.workers().map((w) => w.url())).toContainEqual(expect.stringMatching(/\/assets\/vad\.worker-[\w-]+\.js$/));
   const before = fake.transcriptions.length;
   const listings = fake.modelListings;
 
@@ -255,4 +257,20 @@ test('the own hands-free loop: speak, hear the reply, barge in mid-reply; the re
   // Text Chat shows the same conversation.
   await page.getByRole('tab', { name: 'Text Chat' }).click();
   await expect(lines(page, name, 'user')).not.toHaveCount(0);
+});
+
+test('voice detection that cannot load says so, and the call does not start', async ({ page }) => {
+  const name = `No Vad ${Date.now().toString(36)}`;
+  await signIn(page);
+  await createPersonality(page, { name, voiceProvider: 'openai', voice: 'nova' });
+  // The model file is missing (a broken deployment): the worker cannot load it.
+  await page.route('**/silero_vad_v5.onnx', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await page.goto(app.url);
+  await openChat(page, name);
+  await page.getByRole('tab', { name: 'Open Mic Chat' }).click();
+  await expect(page.getByTestId('open-mic-chat')).toHaveAttribute('data-engine', 'hands-free');
+  await expect(page.getByText('Pre-loaded')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Start Voice Chat' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: messages.openMic.vadFailed })).toBeVisible({ timeout: 30_000 });
+  await expect(callStatus(page)).toContainText('Disconnected');
 });

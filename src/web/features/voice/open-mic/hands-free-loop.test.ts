@@ -124,6 +124,19 @@ describe('HandsFreeLoop', () => {
     expect(t.responseTimes).toEqual([420]);
   });
 
+  it('times the response from the VAD decision when the VAD says when it decided (its message may have waited)', async () => {
+    const t = setup();
+    await t.loop.start();
+    t.tick(1000);
+    t.vad().onSpeechStart();
+    // The worker decided 30 ms before the page read its message.
+    t.vad().onSpeechEnd(speechAudio, 970);
+    await flush();
+    t.tick(100);
+    t.loop.playbackStarted('r1');
+    expect(t.responseTimes).toEqual([130]);
+  });
+
   it('barge-in mid-reply cancels the request and stops the reply; what arrives after is not spoken', async () => {
     let turnSignal: AbortSignal | undefined;
     let late!: (e: VoiceTurnEvent) => void;

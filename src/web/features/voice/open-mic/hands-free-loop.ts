@@ -70,7 +70,7 @@ export class HandsFreeLoop {
     try {
       this.stream = await this.deps.getStream();
       creating = this.deps.createVad(
-        { onSpeechStart: () => this.speechStarted(), onSpeechEnd: (audio) => void this.turnEnded(audio), onMisfire: () => {} },
+        { onSpeechStart: () => this.speechStarted(), onSpeechEnd: (audio, decidedAt) => void this.turnEnded(audio, decidedAt), onMisfire: () => {} },
         { endOfTurnMs: this.deps.endOfTurnMs, stream: this.stream, audioContext: this.deps.audioContext },
       );
       this.vad = await withTimeout(creating, this.deps.startTimeoutMs ?? START_TIMEOUT_MS);
@@ -119,12 +119,12 @@ export class HandsFreeLoop {
     }
   }
 
-  private async turnEnded(audio: Float32Array): Promise<void> {
+  private async turnEnded(audio: Float32Array, decidedAt?: number): Promise<void> {
     if (this.ended) return;
     const controller = new AbortController();
     this.turn?.abort();
     this.turn = controller;
-    this.turnEndedAt = this.now();
+    this.turnEndedAt = decidedAt ?? this.now();
     try {
       const turn = await this.deps.startTurn(encodeWav(audio, 16000), controller.signal);
       const text = turn.transcript.text.trim();

@@ -1,12 +1,20 @@
-// Turn-taking for the hands-free loop: Silero VAD (@ricky0123/vad-web) in an AudioWorklet, with
-// its model, worklet and WebAssembly served by the app (scripts/vite-vad-assets.ts). The person's
+// Turn-taking for the hands-free loop: Silero VAD (@ricky0123/vad-web): its AudioWorklet cuts the
+// microphone into frames, and the model runs in a worker of its own (vad.worker.ts), off the main
+// thread; model, worklet and WebAssembly are served by the app (scripts/vite-vad-assets.ts). The person's
 // turn ends after `endOfTurnMs` without speech (configurable on the server: VOICE_END_OF_TURN_MS),
 // not after a fixed recording length, so a thoughtful pause does not cut them off.
+import { messages } from '../../../../shared/messages';
+import type { PageToVad, VadToPage } from './vad-protocol';
+
 export interface VadCallbacks {
   /** Speech began (barge-in stops the reply here). */
   onSpeechStart(): void;
-  /** The turn is over: 16 kHz mono samples of what was said (with a little audio from before). */
-  onSpeechEnd(audio: Float32Array): void;
+  /**
+   * The turn is over: 16 kHz mono samples of what was said (with a little audio from before).
+   * `decidedAt`: when the VAD decided, in this page's performance.now() time (the worker's message
+   * may wait for the page to be free; the response time counts from the decision).
+   */
+  onSpeechEnd(audio: Float32Array, decidedAt?: number): void;
   /** A noise too short to be speech (the reply, if stopped, does not come back). */
   onMisfire(): void;
 }
@@ -22,51 +30,112 @@ export type VadFactory = (
 
 export const VOICE_ASSET_BASE = typeof __VOICE_ASSET_BASE__ === 'string' ? __VOICE_ASSET_BASE__ : '/assets/voice/';
 const ASSET_BASE = VOICE_ASSET_BASE;
-const MODEL = 'silero_vad_v5.onnx';
+/** @ricky0123/vad-web's AudioWorklet: resamples the microphone to 16 kHz and posts 512-sample frames. */
+const WORKLET = 'vad.worklet.bundle.min.js';
+const WORKLET_PROCESSOR = 'vad-helper-worklet';
+const FRAME_SAMPLES = 512;
+/** The worklet's messages (@ricky0123/vad-web's Message enum; not imported, to keep its code out of this chunk). */
+const AUDIO_FRAME = 'AUDIO_FRAME';
+const SPEECH_STOP = 'SPEECH_STOP';
+
+/** A worker with the model loaded (or loading), ready for one call. */
+interface LoadedWorker {
+  worker: Worker;
+  loaded: Promise<void>;
+}
+
+function startWorker(): LoadedWorker {
+  const worker = new Worker(new URL('./vad.worker.ts', import.meta.url), { type: 'module', name: 'vad' });
+  const loaded = new Promise<void>((resolve, reject) => {
+    // The person is told detection could not start; the cause goes to the console.
+    const failed = (cause: string) => {
+      console.error(`voice detection could not start: ${cause}`);
+      reject(new Error(messages.openMic.vadFailed));
+    };
+    const onMessage = (ev: MessageEvent<VadToPage>) => {
+      if (ev.data.type === 'loaded') resolve();
+      else if (ev.data.type === 'failed') failed(ev.data.message);
+      else return;
+      worker.removeEventListener('message', onMessage);
+    };
+    worker.addEventListener('message', onMessage);
+    worker.addEventListener('error', (ev) => failed(ev.message || 'the worker did not start'), { once: true });
+  });
+  loaded.catch(() => worker.terminate());
+  post(worker, { type: 'load', assetBase: ASSET_BASE });
+  return { worker, loaded };
+}
+
+const post = (worker: Worker, message: PageToVad, transfer: Transferable[] = []) => worker.postMessage(message, transfer);
+
+/** Loaded ahead of Start (preloadVad) and taken by the next call; each call has a worker of its own. */
+let spare: LoadedWorker | undefined;
+
+function takeWorker(): LoadedWorker {
+  const taken = spare ?? startWorker();
+  spare = undefined;
+  return taken;
+}
 
 export const createSileroVad: VadFactory = async (callbacks, { endOfTurnMs, stream, audioContext }) => {
-  const { MicVAD } = await import('@ricky0123/vad-web');
-  const vad = await MicVAD.new({
-    model: 'v5',
-    // Created and resumed in the click that started the call (browsers only let audio start in a gesture).
-    ...(audioContext ? { audioContext } : {}),
-    baseAssetPath: ASSET_BASE,
-    onnxWASMBasePath: ASSET_BASE,
+  const { worker, loaded } = takeWorker();
+  // Created and resumed in the click that started the call (browsers only let audio start in a gesture).
+  const context = audioContext ?? new AudioContext();
+  let node: AudioWorkletNode | undefined;
+  let source: MediaStreamAudioSourceNode | undefined;
+  const release = () => {
+    source?.disconnect();
+    if (node) {
+      node.port.postMessage(SPEECH_STOP);
+      node.port.onmessage = null;
+      node.disconnect();
+    }
+    worker.terminate();
+    if (!audioContext) void context.close().catch(() => {});
+  };
+  try {
+    await Promise.all([loaded, context.audioWorklet.addModule(`${ASSET_BASE}${WORKLET}`)]);
+    worker.onmessage = (ev: MessageEvent<VadToPage>) => {
+      const message = ev.data;
+      if (message.type === 'speech-start') callbacks.onSpeechStart();
+      else if (message.type === 'speech-end') callbacks.onSpeechEnd(new Float32Array(message.audio), message.decidedAt - performance.timeOrigin);
+      else if (message.type === 'misfire') callbacks.onMisfire();
+      else if (message.type === 'failed') console.error(`voice detection stopped: ${message.message}`);
+    };
+    post(worker, {
+      type: 'listen',
+      options: { positiveSpeechThreshold: 0.5, negativeSpeechThreshold: 0.35, redemptionMs: endOfTurnMs, preSpeechPadMs: 300, minSpeechMs: 250 },
+    });
+    node = new AudioWorkletNode(context, WORKLET_PROCESSOR, { processorOptions: { frameSamples: FRAME_SAMPLES } });
+    // Each frame goes on to the worker as it comes (its buffer moved, not copied): the page does
+    // nothing else with it.
+    node.port.onmessage = (ev: MessageEvent<{ message?: string; data?: unknown }>) => {
+      if (ev.data?.message === AUDIO_FRAME && ev.data.data instanceof ArrayBuffer) post(worker, { type: 'frame', frame: ev.data.data }, [ev.data.data]);
+    };
     // The stream is ours (opened with echo cancellation, its errors mapped to the spec's messages).
-    getStream: async () => stream,
-    pauseStream: async () => {},
-    resumeStream: async () => stream,
-    positiveSpeechThreshold: 0.5,
-    negativeSpeechThreshold: 0.35,
-    redemptionMs: endOfTurnMs,
-    preSpeechPadMs: 300,
-    minSpeechMs: 250,
-    onSpeechStart: () => callbacks.onSpeechStart(),
-    onSpeechEnd: (audio) => callbacks.onSpeechEnd(audio),
-    onVADMisfire: () => callbacks.onMisfire(),
-    startOnLoad: true,
-  });
-  return { destroy: () => vad.destroy() };
+    source = new MediaStreamAudioSourceNode(context, { mediaStream: stream });
+    source.connect(node);
+  } catch (err) {
+    release();
+    throw err;
+  }
+  return {
+    destroy: async () => {
+      post(worker, { type: 'stop' });
+      release();
+    },
+  };
 };
 
-let preloading: Promise<void> | undefined;
-
 /**
- * Fetches the VAD's code, model and WebAssembly ahead of Start (the files are cached as immutable),
- * so connecting does not wait for the network. (The runtime itself is compiled by the VAD on Start:
- * it loads onnxruntime-web through its own CommonJS entry, so warming another copy would not help.)
+ * Gets the VAD ready ahead of Start, so connecting does not wait for it: a worker with
+ * onnxruntime-web and the model loaded (the files are cached as immutable), kept for the next call.
  */
 export function preloadVad(): Promise<void> {
-  preloading ??= Promise.all([
-    import('@ricky0123/vad-web'),
-    fetch(`${ASSET_BASE}${MODEL}`).then((r) => r.arrayBuffer()),
-    fetch(`${ASSET_BASE}ort-wasm-simd-threaded.wasm`).then((r) => r.arrayBuffer()),
-  ]).then(
-    () => undefined,
-    (err) => {
-      preloading = undefined;
-      throw err;
-    },
-  );
-  return preloading;
+  spare ??= startWorker();
+  const pending = spare;
+  return pending.loaded.catch((err) => {
+    if (spare === pending) spare = undefined;
+    throw err;
+  });
 }

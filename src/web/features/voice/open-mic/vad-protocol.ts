@@ -1,0 +1,37 @@
+// Messages between the page and the VAD worker (vad.worker.ts). The page's AudioWorklet cuts the
+// microphone into 16 kHz frames; the page hands each frame on to the worker (its buffer
+// transferred, not copied), and the worker answers with turn-taking events.
+
+/** The frame processor's settings (see @ricky0123/vad-web's FrameProcessorOptions). */
+export interface VadListenOptions {
+  positiveSpeechThreshold: number;
+  negativeSpeechThreshold: number;
+  /** Silence after speech that ends the turn (the server's VOICE_END_OF_TURN_MS). */
+  redemptionMs: number;
+  preSpeechPadMs: number;
+  minSpeechMs: number;
+}
+
+export type PageToVad =
+  /** Load onnxruntime-web and the Silero model from `assetBase` (done ahead, while the person reads). */
+  | { type: 'load'; assetBase: string }
+  /** Start a call: frames processed from now with these settings. */
+  | { type: 'listen'; options: VadListenOptions }
+  /** 512 samples at 16 kHz (a Float32Array's buffer). */
+  | { type: 'frame'; frame: ArrayBuffer }
+  /** The call ended: release the model (the page terminates the worker next). */
+  | { type: 'stop' };
+
+export type VadToPage =
+  /** The model is loaded: a call can start. */
+  | { type: 'loaded' }
+  /** Loading or running the model failed (the message is for the console, not the person). */
+  | { type: 'failed'; message: string }
+  | { type: 'speech-start' }
+  /**
+   * The turn is over: 16 kHz mono samples of what was said (a Float32Array's buffer). `decidedAt`:
+   * when the worker decided, as performance.timeOrigin + performance.now() (comparable across threads).
+   */
+  | { type: 'speech-end'; audio: ArrayBuffer; decidedAt: number }
+  /** Too short to be speech. */
+  | { type: 'misfire' };

@@ -1,0 +1,92 @@
+/// <reference lib="webworker" />
+// Silero VAD off the page's main thread. The model runs on every 32 ms frame of the call, and on
+// the main thread its WebAssembly inference took 6-16 ms a frame there, beside React drawing the
+// streamed reply: the page's end-of-turn and barge-in detection waited behind layout, and layout
+// behind inference. Here, the frames queue for this worker only. Same model (v5), same frame
+// processor and settings as @ricky0123/vad-web's MicVAD, which the page used to run in place.
+import * as ort from 'onnxruntime-web/wasm';
+// Deep imports: the package's index would bring its own copy of onnxruntime-web (CommonJS) too.
+import { FrameProcessor } from '@ricky0123/vad-web/dist/frame-processor';
+import { Message } from '@ricky0123/vad-web/dist/messages';
+import { Silero } from '@ricky0123/vad-web/dist/models';
+import type { PageToVad, VadListenOptions, VadToPage } from './vad-protocol';
+
+const scope = self as unknown as DedicatedWorkerGlobalScope;
+const MODEL = 'silero_vad_v5.onnx';
+/** Silero v5 reads 512-sample frames at 16 kHz: 32 ms each. */
+const MS_PER_FRAME = 512 / 16;
+
+let model: Awaited<ReturnType<typeof Silero.new>> | undefined;
+let processor: FrameProcessor | undefined;
+let failed = false;
+// One message at a time, in order: the frame processor's state (and the model's) belongs to the
+// frame before.
+let queue: Promise<void> = Promise.resolve();
+
+const post = (message: VadToPage, transfer: Transferable[] = []) => scope.postMessage(message, transfer);
+
+function fail(err: unknown) {
+  if (failed) return;
+  failed = true;
+  post({ type: 'failed', message: err instanceof Error ? err.message : String(err) });
+}
+
+async function load(assetBase: string) {
+  ort.env.logLevel = 'error';
+  ort.env.wasm.wasmPaths = assetBase;
+  // No threads: the page is not cross-origin isolated, and one frame is a few milliseconds.
+  ort.env.wasm.numThreads = 1;
+  model = await Silero.new(ort, () => fetch(`${assetBase}${MODEL}`).then((r) => {
+    if (!r.ok) throw new Error(`the VAD model could not be loaded (HTTP ${r.status})`);
+    return r.arrayBuffer();
+  }));
+  post({ type: 'loaded' });
+}
+
+function listen(options: VadListenOptions) {
+  if (!model) throw new Error('the VAD model is not loaded');
+  processor = new FrameProcessor(model.process, model.reset_state, { ...options, submitUserSpeechOnPause: false }, MS_PER_FRAME);
+  processor.resume();
+}
+
+async function processFrame(frame: Float32Array) {
+  await processor?.process(frame, (event) => {
+    switch (event.msg) {
+      case Message.SpeechStart:
+        post({ type: 'speech-start' });
+        break;
+      case Message.VADMisfire:
+        post({ type: 'misfire' });
+        break;
+      case Message.SpeechEnd: {
+        const audio = event.audio!;
+        post({ type: 'speech-end', audio: audio.buffer as ArrayBuffer, decidedAt: performance.timeOrigin + performance.now() }, [audio.buffer]);
+        break;
+      }
+    }
+  });
+}
+
+async function stop() {
+  processor = undefined;
+  await model?.release();
+  model = undefined;
+}
+
+scope.onmessage = (ev: MessageEvent<PageToVad>) => {
+  const message = ev.data;
+  if (failed) return;
+  const step = (): Promise<void> | void => {
+    switch (message.type) {
+      case 'load':
+        return load(message.assetBase);
+      case 'listen':
+        return listen(message.options);
+      case 'frame':
+        return processFrame(new Float32Array(message.frame));
+      case 'stop':
+        return stop();
+    }
+  };
+  queue = queue.then(step).catch(fail);
+};
