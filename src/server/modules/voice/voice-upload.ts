@@ -62,11 +62,5 @@ export async function readAudioBody(request: Request): Promise<Uint8Array> {
     if (size > AUDIO_MAX_BYTES) throw tooLarge(await drain(reader, size));
     parts.push(chunk.value);
   }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
+  return Buffer.concat(parts, size);
 }

@@ -13,7 +13,6 @@ export interface PcmFrames {
 
 /** A header longer than this (with nothing playable found) is not one we can stream. */
 const HEADER_MAX = 4096;
-const UNKNOWN_LENGTHS = new Set([0, 0xffffffff]);
 
 export class ArrivingWav {
   private readonly parts: Uint8Array[] = [];
@@ -85,7 +84,7 @@ export class ArrivingWav {
       return;
     }
     this.layout = layout;
-    if (!UNKNOWN_LENGTHS.has(layout.declaredBytes)) this.dataLeft = layout.declaredBytes;
+    if (layout.declaredBytes !== null) this.dataLeft = layout.declaredBytes;
     this.addData(all.subarray(layout.dataOffset));
   }
 

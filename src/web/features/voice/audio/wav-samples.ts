@@ -9,8 +9,8 @@ export interface PcmLayout {
   dataOffset: number;
   /** Whole frames in these bytes. */
   frames: number;
-  /** The data chunk's length as its header says: 0 or 0xffffffff when a streamed WAV does not know it. */
-  declaredBytes: number;
+  /** The data chunk's length as its header says; null when a streamed WAV does not know it (0 or 0xffffffff). */
+  declaredBytes: number | null;
 }
 
 /** Where a 16-bit PCM WAV's samples are and how they are laid out; null for anything else, or a header not all here yet. */
@@ -35,9 +35,10 @@ export function pcmLayout(bytes: Uint8Array): PcmLayout | null {
     } else if (id === 'data') {
       if (!channels) return null;
       // A streamed WAV may not know its length (0 or 0xffffffff): the data runs to the end.
+      const known = size !== 0 && size !== 0xffffffff;
       const available = bytes.length - (at + 8);
-      const length = size > 0 && size <= available ? size : available;
-      return { channels, sampleRate, dataOffset: at + 8, frames: Math.floor(length / (2 * channels)), declaredBytes: size };
+      const length = known && size <= available ? size : available;
+      return { channels, sampleRate, dataOffset: at + 8, frames: Math.floor(length / (2 * channels)), declaredBytes: known ? size : null };
     }
     at += 8 + size + (size % 2);
   }
