@@ -311,6 +311,7 @@ export const messages = {
     dropped: 'The voice connection dropped. Everything said so far is saved.',
     sttMissing: 'Open mic needs speech recognition. Set OPENAI_API_KEY (or STT_BASE_URL), or install pocketsphinx, or configure an ElevenLabs agent ID for this personality.',
     vadFailed: 'Voice detection could not start in this browser.',
+    vadStopped: 'Voice detection stopped working, so the call was ended. Everything said so far is saved.',
     lineNotSaved: 'Part of this call could not be saved to the conversation.',
   },
   fallback: {

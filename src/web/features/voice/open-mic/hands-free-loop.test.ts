@@ -5,6 +5,7 @@
 // request; silence is not a turn; a lost connection ends the call as dropped.
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../lib/api-client';
+import { messages } from '../../../../shared/messages';
 import type { SendOptions } from '../../conversation/hooks/use-chat-session';
 import type { ChatStreamEvent } from '../../../../shared/chat-stream';
 import type { TurnAudioEvent, TurnSpeechEvent, VoiceTurnEvent } from '../../../../shared/voice-turn-stream';
@@ -233,6 +234,17 @@ describe('HandsFreeLoop', () => {
     await w.loop.end();
     expect(w.statuses.slice(-2)).toEqual(['disconnecting', 'disconnected']);
     expect(w.dropped).toEqual([]);
+  });
+
+  it('voice detection failing mid-call ends the call as dropped, saying why', async () => {
+    const t = setup();
+    await t.loop.start();
+    t.vad().onFailure();
+    await flush();
+    expect(t.dropped).toEqual([messages.openMic.vadStopped]);
+    expect(t.destroy).toHaveBeenCalled();
+    expect(t.track.stop).toHaveBeenCalled();
+    expect(t.statuses.at(-1)).toBe('disconnected');
   });
 
   it('a microphone that cannot be opened leaves the call disconnected and says why', async () => {

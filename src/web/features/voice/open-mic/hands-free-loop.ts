@@ -70,7 +70,7 @@ export class HandsFreeLoop {
     try {
       this.stream = await this.deps.getStream();
       creating = this.deps.createVad(
-        { onSpeechStart: () => this.speechStarted(), onSpeechEnd: (audio, decidedAt) => void this.turnEnded(audio, decidedAt), onMisfire: () => {} },
+        { onSpeechStart: () => this.speechStarted(), onSpeechEnd: (audio, decidedAt) => void this.turnEnded(audio, decidedAt), onMisfire: () => {}, onFailure: () => void this.drop(messages.openMic.vadStopped) },
         { endOfTurnMs: this.deps.endOfTurnMs, stream: this.stream, audioContext: this.deps.audioContext },
       );
       this.vad = await withTimeout(creating, this.deps.startTimeoutMs ?? START_TIMEOUT_MS);

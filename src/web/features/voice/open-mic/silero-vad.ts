@@ -17,6 +17,8 @@ export interface VadCallbacks {
   onSpeechEnd(audio: Float32Array, decidedAt?: number): void;
   /** A noise too short to be speech (the reply, if stopped, does not come back). */
   onMisfire(): void;
+  /** Voice detection stopped working mid-call (the model failed on a frame): no more turns will come. */
+  onFailure(): void;
 }
 
 export interface VadHandle {
@@ -100,7 +102,10 @@ export const createSileroVad: VadFactory = async (callbacks, { endOfTurnMs, stre
       if (message.type === 'speech-start') callbacks.onSpeechStart();
       else if (message.type === 'speech-end') callbacks.onSpeechEnd(new Float32Array(message.audio), message.decidedAt - performance.timeOrigin);
       else if (message.type === 'misfire') callbacks.onMisfire();
-      else if (message.type === 'failed') console.error(`voice detection stopped: ${message.message}`);
+      else if (message.type === 'failed') {
+        console.error(`voice detection stopped: ${message.message}`);
+        callbacks.onFailure();
+      }
     };
     post(worker, {
       type: 'listen',
