@@ -4,7 +4,7 @@
 // turn ends after `endOfTurnMs` without speech (configurable on the server: VOICE_END_OF_TURN_MS),
 // not after a fixed recording length, so a thoughtful pause does not cut them off.
 import { messages } from '../../../../shared/messages';
-import type { PageToVad, VadToPage } from './vad-protocol';
+import { VAD_FRAME_SAMPLES, type PageToVad, type VadToPage } from './vad-protocol';
 
 export interface VadCallbacks {
   /** Speech began (barge-in stops the reply here). */
@@ -32,10 +32,9 @@ export type VadFactory = (
 
 export const VOICE_ASSET_BASE = typeof __VOICE_ASSET_BASE__ === 'string' ? __VOICE_ASSET_BASE__ : '/assets/voice/';
 const ASSET_BASE = VOICE_ASSET_BASE;
-/** @ricky0123/vad-web's AudioWorklet: resamples the microphone to 16 kHz and posts 512-sample frames. */
+/** @ricky0123/vad-web's AudioWorklet: resamples the microphone to 16 kHz and posts VAD_FRAME_SAMPLES-sample frames. */
 const WORKLET = 'vad.worklet.bundle.min.js';
 const WORKLET_PROCESSOR = 'vad-helper-worklet';
-const FRAME_SAMPLES = 512;
 /** The worklet's messages (@ricky0123/vad-web's Message enum; not imported, to keep its code out of this chunk). */
 const AUDIO_FRAME = 'AUDIO_FRAME';
 const SPEECH_STOP = 'SPEECH_STOP';
@@ -85,6 +84,7 @@ export const createSileroVad: VadFactory = async (callbacks, { endOfTurnMs, stre
   const context = audioContext ?? new AudioContext();
   let node: AudioWorkletNode | undefined;
   let source: MediaStreamAudioSourceNode | undefined;
+  // Terminating the worker frees its model and WebAssembly memory: nothing to ask it first.
   const release = () => {
     source?.disconnect();
     if (node) {
@@ -111,7 +111,7 @@ export const createSileroVad: VadFactory = async (callbacks, { endOfTurnMs, stre
       type: 'listen',
       options: { positiveSpeechThreshold: 0.5, negativeSpeechThreshold: 0.35, redemptionMs: endOfTurnMs, preSpeechPadMs: 300, minSpeechMs: 250 },
     });
-    node = new AudioWorkletNode(context, WORKLET_PROCESSOR, { processorOptions: { frameSamples: FRAME_SAMPLES } });
+    node = new AudioWorkletNode(context, WORKLET_PROCESSOR, { processorOptions: { frameSamples: VAD_FRAME_SAMPLES } });
     // Each frame goes on to the worker as it comes (its buffer moved, not copied): the page does
     // nothing else with it.
     node.port.onmessage = (ev: MessageEvent<{ message?: string; data?: unknown }>) => {
@@ -124,12 +124,7 @@ export const createSileroVad: VadFactory = async (callbacks, { endOfTurnMs, stre
     release();
     throw err;
   }
-  return {
-    destroy: async () => {
-      post(worker, { type: 'stop' });
-      release();
-    },
-  };
+  return { destroy: async () => release() };
 };
 
 /**

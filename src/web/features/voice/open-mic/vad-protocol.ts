@@ -2,6 +2,9 @@
 // microphone into 16 kHz frames; the page hands each frame on to the worker (its buffer
 // transferred, not copied), and the worker answers with turn-taking events.
 
+/** Samples in a frame at 16 kHz (Silero v5 reads 512: 32 ms); the worklet cuts them, the worker times them. */
+export const VAD_FRAME_SAMPLES = 512;
+
 /** The frame processor's settings (see @ricky0123/vad-web's FrameProcessorOptions). */
 export interface VadListenOptions {
   positiveSpeechThreshold: number;
@@ -17,10 +20,8 @@ export type PageToVad =
   | { type: 'load'; assetBase: string }
   /** Start a call: frames processed from now with these settings. */
   | { type: 'listen'; options: VadListenOptions }
-  /** 512 samples at 16 kHz (a Float32Array's buffer). */
-  | { type: 'frame'; frame: ArrayBuffer }
-  /** The call ended: release the model (the page terminates the worker next). */
-  | { type: 'stop' };
+  /** VAD_FRAME_SAMPLES samples at 16 kHz (a Float32Array's buffer). The call's end terminates the worker. */
+  | { type: 'frame'; frame: ArrayBuffer };
 
 export type VadToPage =
   /** The model is loaded: a call can start. */

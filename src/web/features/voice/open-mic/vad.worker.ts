@@ -9,12 +9,11 @@ import * as ort from 'onnxruntime-web/wasm';
 import { FrameProcessor } from '@ricky0123/vad-web/dist/frame-processor';
 import { Message } from '@ricky0123/vad-web/dist/messages';
 import { Silero } from '@ricky0123/vad-web/dist/models';
-import type { PageToVad, VadListenOptions, VadToPage } from './vad-protocol';
+import { VAD_FRAME_SAMPLES, type PageToVad, type VadListenOptions, type VadToPage } from './vad-protocol';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const MODEL = 'silero_vad_v5.onnx';
-/** Silero v5 reads 512-sample frames at 16 kHz: 32 ms each. */
-const MS_PER_FRAME = 512 / 16;
+const MS_PER_FRAME = VAD_FRAME_SAMPLES / 16;
 
 let model: Awaited<ReturnType<typeof Silero.new>> | undefined;
 let processor: FrameProcessor | undefined;
@@ -67,12 +66,6 @@ async function processFrame(frame: Float32Array) {
   });
 }
 
-async function stop() {
-  processor = undefined;
-  await model?.release();
-  model = undefined;
-}
-
 scope.onmessage = (ev: MessageEvent<PageToVad>) => {
   const message = ev.data;
   if (failed) return;
@@ -84,8 +77,6 @@ scope.onmessage = (ev: MessageEvent<PageToVad>) => {
         return listen(message.options);
       case 'frame':
         return processFrame(new Float32Array(message.frame));
-      case 'stop':
-        return stop();
     }
   };
   queue = queue.then(step).catch(fail);
