@@ -61,6 +61,12 @@ async function browserWithMic(parts: Float32Array[]): Promise<Browser> {
   });
 }
 
+interface BargeInMarks {
+  onsets: number[];
+  pauses: number[];
+  vadStarts: { decided: number; arrived: number }[];
+}
+
 let people = 0;
 async function chatPage(browser: Browser, fields: Record<string, unknown>): Promise<Page> {
   const context = await browser.newContext();
@@ -69,7 +75,19 @@ async function chatPage(browser: Browser, fields: Record<string, unknown>): Prom
   page.setDefaultTimeout(30_000);
   await page.addInitScript(() => {
     // Microphone onsets (energy) and replies cut short, for the barge-in figure.
-    const bench = { onsets: [] as number[], pauses: [] as number[] };
+    const bench = { onsets: [] as number[], pauses: [] as number[], vadStarts: [] as { decided: number; arrived: number }[] };
+    // The VAD worker's speech starts: when it decided and when the page read it (page time), to
+    // split a barge-in's time between detection and the page.
+    const NativeWorker = window.Worker;
+    window.Worker = class extends NativeWorker {
+      constructor(url: string | URL, options?: WorkerOptions) {
+        super(url, options);
+        if (options?.name === 'vad')
+          this.addEventListener('message', (ev: MessageEvent<{ type: string; decidedAt?: number }>) => {
+            if (ev.data.type === 'speech-start' && ev.data.decidedAt) bench.vadStarts.push({ decided: ev.data.decidedAt - performance.timeOrigin, arrived: performance.now() });
+          });
+      }
+    };
     (window as unknown as { __bench: typeof bench }).__bench = bench;
     const getUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
     navigator.mediaDevices.getUserMedia = async (constraints) => {
@@ -233,18 +251,28 @@ if (PARTS.includes('barge-in')) {
   await page.getByRole('button', { name: 'Start Voice Chat' }).click();
   const until = Date.now() + TURNS * 8000;
   let latencies: number[] = [];
+  let b: BargeInMarks | undefined;
   while (Date.now() < until) {
     await page.waitForTimeout(1000);
-    const b = await page.evaluate(() => (window as unknown as { __bench: { onsets: number[]; pauses: number[] } }).__bench);
+    b = await page.evaluate(() => (window as unknown as { __bench: BargeInMarks }).__bench);
     // One stop silences every piece of a streamed sentence at once: those count as one.
-    const stops = b.pauses.filter((p, i) => i === 0 || p - b.pauses[i - 1]! > 50);
+    const stops = b!.pauses.filter((p, i) => i === 0 || p - b!.pauses[i - 1]! > 50);
     latencies = stops.flatMap((p) => {
-      const onset = b.onsets.filter((o) => o <= p).at(-1);
+      const onset = b!.onsets.filter((o) => o <= p).at(-1);
       return onset !== undefined && p - onset < 2000 ? [p - onset] : [];
     });
     if (latencies.length >= TURNS) break;
   }
   line('barge-in, speech onset in the microphone to the reply stopped', latencies);
+  // Where it goes: onset to the worker's decision (the model hearing speech), and the decision to
+  // the page reading it (the page busy).
+  const starts = (b?.vadStarts ?? []).flatMap((s) => {
+    const onset = b!.onsets.filter((o) => o <= s.decided + 1).at(-1);
+    return onset !== undefined && s.decided - onset < 2000 ? [{ detect: s.decided - onset, deliver: s.arrived - s.decided }] : [];
+  });
+  line('  of which: onset to the VAD deciding speech began', starts.map((s) => s.detect));
+  line('  of which: the decision to the page reading it', starts.map((s) => s.deliver));
+  if (process.env.BENCH_DETAIL) console.log('  detection times:', starts.map((s) => s.detect.toFixed(0)).join(' '));
   await browser.close();
 }
 

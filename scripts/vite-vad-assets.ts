@@ -33,7 +33,6 @@ export function vadAssetFiles(): { name: string; file: string }[] {
     { name: 'audioConcatProcessor.js', file: path.join(eleven, 'audioConcatProcessor.js') },
     { name: 'vad.worklet.bundle.min.js', file: path.join(vad, 'vad.worklet.bundle.min.js') },
     { name: 'silero_vad_v5.onnx', file: path.join(vad, 'silero_vad_v5.onnx') },
-    { name: 'silero_vad_legacy.onnx', file: path.join(vad, 'silero_vad_legacy.onnx') },
     { name: 'ort-wasm-simd-threaded.wasm', file: path.join(ort, 'ort-wasm-simd-threaded.wasm') },
     { name: 'ort-wasm-simd-threaded.mjs', file: path.join(ort, 'ort-wasm-simd-threaded.mjs') },
   ];

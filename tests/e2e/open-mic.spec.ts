@@ -259,6 +259,49 @@ test('the own hands-free loop: speak, hear the reply, barge in mid-reply; the re
   await expect(lines(page, name, 'user')).not.toHaveCount(0);
 });
 
+test('voice detection goes on while the page is busy: the microphone reaches the VAD worker without the main thread', async ({ page }) => {
+  test.setTimeout(120_000);
+  const name = `Busy Page ${Date.now().toString(36)}`;
+  await signIn(page);
+  // What the VAD worker tells the page, with its decision times (performance.timeOrigin-based).
+  await page.addInitScript(() => {
+    const decisions: number[] = [];
+    (window as unknown as { __vadDecisions: number[] }).__vadDecisions = decisions;
+    const Native = window.Worker;
+    window.Worker = class extends Native {
+      constructor(url: string | URL, options?: WorkerOptions) {
+        super(url, options);
+        if (options?.name !== 'vad') return;
+        this.addEventListener('message', (ev: MessageEvent<{ type: string; decidedAt?: number }>) => {
+          if (ev.data.type === 'speech-end' && ev.data.decidedAt) decisions.push(ev.data.decidedAt);
+        });
+      }
+    };
+  });
+  await createPersonality(page, { name, voiceProvider: 'openai', voice: 'nova' });
+  await page.goto(app.url);
+  await openChat(page, name);
+  await page.getByRole('tab', { name: 'Open Mic Chat' }).click();
+  await expect(page.getByText('Pre-loaded')).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Start Voice Chat' }).click();
+  await expect(callStatus(page)).toContainText('Connected', { timeout: 60_000 });
+  // The page's main thread is held for 10 s, longer than the microphone file's longest stretch
+  // between two ends of turn (it loops every ~15 s): a turn ends in there.
+  const busy = await page.evaluate(() => {
+    const start = performance.timeOrigin + performance.now();
+    while (performance.timeOrigin + performance.now() < start + 10_000);
+    return { start, end: performance.timeOrigin + performance.now() };
+  });
+  // The worker decided while the page could not have handed it a single frame.
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { __vadDecisions: number[] }).__vadDecisions), { timeout: 20_000 })
+    .toContainEqual(expect.any(Number));
+  const decisions = await page.evaluate(() => (window as unknown as { __vadDecisions: number[] }).__vadDecisions);
+  expect(decisions.some((at) => at > busy.start && at < busy.end), JSON.stringify({ busy, decisions })).toBe(true);
+  await page.getByRole('button', { name: 'End Call' }).click();
+  await expect(callStatus(page)).toContainText('Disconnected');
+});
+
 test('voice detection that cannot load says so, and the call does not start', async ({ page }) => {
   const name = `No Vad ${Date.now().toString(36)}`;
   await signIn(page);

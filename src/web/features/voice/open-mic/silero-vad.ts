@@ -1,8 +1,9 @@
 // Turn-taking for the hands-free loop: Silero VAD (@ricky0123/vad-web): its AudioWorklet cuts the
-// microphone into frames, and the model runs in a worker of its own (vad.worker.ts), off the main
-// thread; model, worklet and WebAssembly are served by the app (scripts/vite-vad-assets.ts). The person's
-// turn ends after `endOfTurnMs` without speech (configurable on the server: VOICE_END_OF_TURN_MS),
-// not after a fixed recording length, so a thoughtful pause does not cut them off.
+// microphone into frames and posts them straight to a worker of its own (vad.worker.ts) where the
+// model runs, never through the page's main thread; model, worklet and WebAssembly are served by
+// the app (scripts/vite-vad-assets.ts). The person's turn ends after `endOfTurnMs` without speech
+// (configurable on the server: VOICE_END_OF_TURN_MS), not after a fixed recording length, so a
+// thoughtful pause does not cut them off.
 import { messages } from '../../../../shared/messages';
 import { VAD_FRAME_SAMPLES, type PageToVad, type VadToPage } from './vad-protocol';
 
@@ -35,9 +36,6 @@ const ASSET_BASE = VOICE_ASSET_BASE;
 /** @ricky0123/vad-web's AudioWorklet: resamples the microphone to 16 kHz and posts VAD_FRAME_SAMPLES-sample frames. */
 const WORKLET = 'vad.worklet.bundle.min.js';
 const WORKLET_PROCESSOR = 'vad-helper-worklet';
-/** The worklet's messages (@ricky0123/vad-web's Message enum; not imported, to keep its code out of this chunk). */
-const AUDIO_FRAME = 'AUDIO_FRAME';
-const SPEECH_STOP = 'SPEECH_STOP';
 
 /** A worker with the model loaded (or loading), ready for one call. */
 interface LoadedWorker {
@@ -87,11 +85,9 @@ export const createSileroVad: VadFactory = async (callbacks, { endOfTurnMs, stre
   // Terminating the worker frees its model and WebAssembly memory: nothing to ask it first.
   const release = () => {
     source?.disconnect();
-    if (node) {
-      node.port.postMessage(SPEECH_STOP);
-      node.port.onmessage = null;
-      node.disconnect();
-    }
+    // The worklet's port is the worker's: terminating the worker closes it, and closing the call's
+    // AudioContext (the loop's teardown) ends the worklet itself.
+    node?.disconnect();
     worker.terminate();
     if (!audioContext) void context.close().catch(() => {});
   };
@@ -112,11 +108,10 @@ export const createSileroVad: VadFactory = async (callbacks, { endOfTurnMs, stre
       options: { positiveSpeechThreshold: 0.5, negativeSpeechThreshold: 0.35, redemptionMs: endOfTurnMs, preSpeechPadMs: 300, minSpeechMs: 250 },
     });
     node = new AudioWorkletNode(context, WORKLET_PROCESSOR, { processorOptions: { frameSamples: VAD_FRAME_SAMPLES } });
-    // Each frame goes on to the worker as it comes (its buffer moved, not copied): the page does
-    // nothing else with it.
-    node.port.onmessage = (ev: MessageEvent<{ message?: string; data?: unknown }>) => {
-      if (ev.data?.message === AUDIO_FRAME && ev.data.data instanceof ArrayBuffer) post(worker, { type: 'frame', frame: ev.data.data }, [ev.data.data]);
-    };
+    // The worklet's port goes to the worker: frames flow from the audio thread to the model without
+    // waiting for the page, which may be busy drawing the reply for tens of milliseconds (a frame
+    // queued behind it is a late end of turn and a late barge-in).
+    post(worker, { type: 'frames', port: node.port }, [node.port]);
     // The stream is ours (opened with echo cancellation, its errors mapped to the spec's messages).
     source = new MediaStreamAudioSourceNode(context, { mediaStream: stream });
     source.connect(node);

@@ -1,6 +1,7 @@
 // Messages between the page and the VAD worker (vad.worker.ts). The page's AudioWorklet cuts the
-// microphone into 16 kHz frames; the page hands each frame on to the worker (its buffer
-// transferred, not copied), and the worker answers with turn-taking events.
+// microphone into 16 kHz frames; the page hands the worklet's port to the worker, so the frames go
+// from the audio thread to the worker directly (buffers transferred, not copied), and the worker
+// answers the page with turn-taking events.
 
 /** Samples in a frame at 16 kHz (Silero v5 reads 512: 32 ms); the worklet cuts them, the worker times them. */
 export const VAD_FRAME_SAMPLES = 512;
@@ -20,15 +21,20 @@ export type PageToVad =
   | { type: 'load'; assetBase: string }
   /** Start a call: frames processed from now with these settings. */
   | { type: 'listen'; options: VadListenOptions }
-  /** VAD_FRAME_SAMPLES samples at 16 kHz (a Float32Array's buffer). The call's end terminates the worker. */
-  | { type: 'frame'; frame: ArrayBuffer };
+  /**
+   * The AudioWorklet's port: from now on it posts the frames here itself, each
+   * `{ message: 'AUDIO_FRAME', data }` with VAD_FRAME_SAMPLES samples at 16 kHz (a Float32Array's
+   * buffer). The call's end terminates the worker.
+   */
+  | { type: 'frames'; port: MessagePort };
 
 export type VadToPage =
   /** The model is loaded: a call can start. */
   | { type: 'loaded' }
   /** Loading or running the model failed (the message is for the console, not the person). */
   | { type: 'failed'; message: string }
-  | { type: 'speech-start' }
+  /** Speech began; `decidedAt` as in speech-end (benchmarks split a barge-in's time with it). */
+  | { type: 'speech-start'; decidedAt: number }
   /**
    * The turn is over: 16 kHz mono samples of what was said (a Float32Array's buffer). `decidedAt`:
    * when the worker decided, as performance.timeOrigin + performance.now() (comparable across threads).

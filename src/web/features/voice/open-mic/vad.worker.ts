@@ -52,7 +52,7 @@ async function processFrame(frame: Float32Array) {
   await processor?.process(frame, (event) => {
     switch (event.msg) {
       case Message.SpeechStart:
-        post({ type: 'speech-start' });
+        post({ type: 'speech-start', decidedAt: performance.timeOrigin + performance.now() });
         break;
       case Message.VADMisfire:
         post({ type: 'misfire' });
@@ -66,6 +66,24 @@ async function processFrame(frame: Float32Array) {
   });
 }
 
+function enqueue(step: () => Promise<void> | void) {
+  queue = queue.then(step).catch(fail);
+}
+
+/** @ricky0123/vad-web's worklet message for a frame (its Message.AudioFrame). */
+interface WorkletMessage {
+  message?: string;
+  data?: unknown;
+}
+
+function receiveFrames(port: MessagePort) {
+  port.onmessage = (ev: MessageEvent<WorkletMessage>) => {
+    const { message, data } = ev.data ?? {};
+    if (failed || message !== Message.AudioFrame || !(data instanceof ArrayBuffer)) return;
+    enqueue(() => processFrame(new Float32Array(data)));
+  };
+}
+
 scope.onmessage = (ev: MessageEvent<PageToVad>) => {
   const message = ev.data;
   if (failed) return;
@@ -75,9 +93,9 @@ scope.onmessage = (ev: MessageEvent<PageToVad>) => {
         return load(message.assetBase);
       case 'listen':
         return listen(message.options);
-      case 'frame':
-        return processFrame(new Float32Array(message.frame));
+      case 'frames':
+        return receiveFrames(message.port);
     }
   };
-  queue = queue.then(step).catch(fail);
+  enqueue(step);
 };
