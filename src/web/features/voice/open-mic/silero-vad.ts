@@ -5,7 +5,7 @@
 // (configurable on the server: VOICE_END_OF_TURN_MS), not after a fixed recording length, so a
 // thoughtful pause does not cut them off.
 import { messages } from '../../../../shared/messages';
-import { VAD_FRAME_SAMPLES, type PageToVad, type VadToPage } from './vad-protocol';
+import { VAD_FRAME_SAMPLES, vadListenOptions, type PageToVad, type VadToPage } from './vad-protocol';
 
 export interface VadCallbacks {
   /** Speech began (barge-in stops the reply here). */
@@ -103,10 +103,7 @@ export const createSileroVad: VadFactory = async (callbacks, { endOfTurnMs, stre
         callbacks.onFailure();
       }
     };
-    post(worker, {
-      type: 'listen',
-      options: { positiveSpeechThreshold: 0.5, negativeSpeechThreshold: 0.35, redemptionMs: endOfTurnMs, preSpeechPadMs: 300, minSpeechMs: 250 },
-    });
+    post(worker, { type: 'listen', options: vadListenOptions(endOfTurnMs) });
     node = new AudioWorkletNode(context, WORKLET_PROCESSOR, { processorOptions: { frameSamples: VAD_FRAME_SAMPLES } });
     // The worklet's port goes to the worker: frames flow from the audio thread to the model without
     // waiting for the page, which may be busy drawing the reply for tens of milliseconds (a frame

@@ -16,6 +16,18 @@ export interface VadListenOptions {
   minSpeechMs: number;
 }
 
+/**
+ * The frame processor's settings for a call. Thresholds as @ricky0123/vad-web tunes them for Silero
+ * v5 (its defaults): with 0.5 / 0.35, the legacy model's, v5 heard the start of some utterances up
+ * to ~400 ms late (its probability lingers just under 0.5 on a first syllable), and barge-in waited
+ * as long; the end of turn is the same either way (bench/vad-detection.bench.ts). The pre-speech pad
+ * and minimum speech stay short: a turn keeps 300 ms from before its start, and a 250 ms noise is
+ * not a turn.
+ */
+export function vadListenOptions(endOfTurnMs: number): VadListenOptions {
+  return { positiveSpeechThreshold: 0.3, negativeSpeechThreshold: 0.25, redemptionMs: endOfTurnMs, preSpeechPadMs: 300, minSpeechMs: 250 };
+}
+
 export type PageToVad =
   /** Load onnxruntime-web and the Silero model from `assetBase` (done ahead, while the person reads). */
   | { type: 'load'; assetBase: string }
