@@ -251,14 +251,15 @@ if (PARTS.includes('barge-in')) {
   await page.getByRole('button', { name: 'Start Voice Chat' }).click();
   const until = Date.now() + TURNS * 8000;
   let latencies: number[] = [];
-  let b: BargeInMarks | undefined;
+  let b: BargeInMarks = { onsets: [], pauses: [], vadStarts: [] };
   while (Date.now() < until) {
     await page.waitForTimeout(1000);
     b = await page.evaluate(() => (window as unknown as { __bench: BargeInMarks }).__bench);
+    const { onsets, pauses } = b;
     // One stop silences every piece of a streamed sentence at once: those count as one.
-    const stops = b!.pauses.filter((p, i) => i === 0 || p - b!.pauses[i - 1]! > 50);
+    const stops = pauses.filter((p, i) => i === 0 || p - pauses[i - 1]! > 50);
     latencies = stops.flatMap((p) => {
-      const onset = b!.onsets.filter((o) => o <= p).at(-1);
+      const onset = onsets.filter((o) => o <= p).at(-1);
       return onset !== undefined && p - onset < 2000 ? [p - onset] : [];
     });
     if (latencies.length >= TURNS) break;
@@ -266,8 +267,8 @@ if (PARTS.includes('barge-in')) {
   line('barge-in, speech onset in the microphone to the reply stopped', latencies);
   // Where it goes: onset to the worker's decision (the model hearing speech), and the decision to
   // the page reading it (the page busy).
-  const starts = (b?.vadStarts ?? []).flatMap((s) => {
-    const onset = b!.onsets.filter((o) => o <= s.decided + 1).at(-1);
+  const starts = b.vadStarts.flatMap((s) => {
+    const onset = b.onsets.filter((o) => o <= s.decided + 1).at(-1);
     return onset !== undefined && s.decided - onset < 2000 ? [{ detect: s.decided - onset, deliver: s.arrived - s.decided }] : [];
   });
   line('  of which: onset to the VAD deciding speech began', starts.map((s) => s.detect));

@@ -21,14 +21,14 @@ import { FrameProcessor } from '@ricky0123/vad-web/dist/frame-processor';
 import { Message } from '@ricky0123/vad-web/dist/messages';
 import { log } from '@ricky0123/vad-web/dist/logging';
 import { spoken, silence, MIC_RATE } from '../tests/e2e/support/spoken-wav';
-import { VAD_FRAME_SAMPLES, vadListenOptions, type VadListenOptions } from '../src/web/features/voice/open-mic/vad-protocol';
+import { VAD_FRAME_SAMPLES, VAD_SAMPLE_RATE, vadListenOptions, type VadListenOptions } from '../src/web/features/voice/open-mic/vad-protocol';
 import { percentile } from './chat-bench-support';
 
 const CYCLES = Number(process.env.CYCLES ?? 40);
 const END_OF_TURN_MS = 600;
-const RATE = 16000;
+const RATE = VAD_SAMPLE_RATE;
 const MS_PER_FRAME = (VAD_FRAME_SAMPLES / RATE) * 1000;
-const PROBE_BLOCK = Math.round((512 / 48000) * RATE); // the microphone probe's 512-sample block at 48 kHz
+const PROBE_BLOCK = Math.round((512 / MIC_RATE) * RATE); // the microphone probe's 512-sample block at 48 kHz
 const SENTENCES = ['Please tell me the whole story of your life.', 'Wait, tell me about your studies instead.', 'Hello there, can you tell me about your life?'];
 
 const require = createRequire(import.meta.url);
@@ -42,8 +42,11 @@ log.debug = () => {};
 async function cycleOf(sentence: string): Promise<Float32Array> {
   const parts = [silence(0.5), await spoken(sentence), silence(2.5)];
   const at48 = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) at48.set(p, (o += p.length) - p.length);
+  let offset = 0;
+  for (const p of parts) {
+    at48.set(p, offset);
+    offset += p.length;
+  }
   // 48 kHz to 16 kHz as the package's worklet does it: each output sample the mean of its inputs.
   const ratio = MIC_RATE / RATE;
   const out = new Float32Array(Math.floor(at48.length / ratio));

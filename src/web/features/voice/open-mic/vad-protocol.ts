@@ -3,6 +3,8 @@
 // from the audio thread to the worker directly (buffers transferred, not copied), and the worker
 // answers the page with turn-taking events.
 
+/** The rate the worklet resamples the microphone to, and the model reads. */
+export const VAD_SAMPLE_RATE = 16000;
 /** Samples in a frame at 16 kHz (Silero v5 reads 512: 32 ms); the worklet cuts them, the worker times them. */
 export const VAD_FRAME_SAMPLES = 512;
 

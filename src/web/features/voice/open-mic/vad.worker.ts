@@ -9,11 +9,11 @@ import * as ort from 'onnxruntime-web/wasm';
 import { FrameProcessor } from '@ricky0123/vad-web/dist/frame-processor';
 import { Message } from '@ricky0123/vad-web/dist/messages';
 import { Silero } from '@ricky0123/vad-web/dist/models';
-import { VAD_FRAME_SAMPLES, type PageToVad, type VadListenOptions, type VadToPage } from './vad-protocol';
+import { VAD_FRAME_SAMPLES, VAD_SAMPLE_RATE, type PageToVad, type VadListenOptions, type VadToPage } from './vad-protocol';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const MODEL = 'silero_vad_v5.onnx';
-const MS_PER_FRAME = VAD_FRAME_SAMPLES / 16;
+const MS_PER_FRAME = (VAD_FRAME_SAMPLES / VAD_SAMPLE_RATE) * 1000;
 
 let model: Awaited<ReturnType<typeof Silero.new>> | undefined;
 let processor: FrameProcessor | undefined;
