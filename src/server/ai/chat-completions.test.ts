@@ -55,6 +55,42 @@ describe('chat completions client', () => {
     expect(seen.body).toEqual({ model: 'm', messages: [{ role: 'user', content: 'Hi' }], stream: true });
   });
 
+  it('passes on what one read brought as one piece, and a slow stream piece by piece', async () => {
+    // A burst (the whole reply in one write, [DONE] included): one piece, so downstream pays one
+    // event and one write for it, not one per token.
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`${chunk('One')}${chunk(' two')}${chunk(' three.')}data: [DONE]\n\n`);
+    };
+    expect(await collect()).toEqual(['One two three.']);
+    // Tokens 30 ms apart (each its own read): each goes on as it comes.
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const parts = [chunk('One'), chunk(' two'), chunk(' three.'), 'data: [DONE]\n\n'];
+      const next = () => {
+        res.write(parts.shift()!);
+        if (parts.length) setTimeout(next, 30);
+        else res.end();
+      };
+      next();
+    };
+    expect(await collect()).toEqual(['One', ' two', ' three.']);
+  });
+
+  it('keeps the words read before a chunk that reports an error', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`${chunk('Half a')}${chunk(' sentence')}data: ${JSON.stringify({ error: { message: 'overloaded' } })}\n\n`);
+    };
+    const out: string[] = [];
+    await expect(
+      (async () => {
+        for await (const piece of createChatCompletions({ baseUrl, apiKey: 'k', model: 'm' }).stream([{ role: 'user', content: 'Hi' }], new AbortController().signal)) out.push(piece);
+      })(),
+    ).rejects.toBeInstanceOf(ChatCompletionsError);
+    expect(out).toEqual(['Half a sentence']);
+  });
+
   it('reads a server that ignores stream:true and answers one completion', async () => {
     handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });

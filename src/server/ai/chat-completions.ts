@@ -91,6 +91,10 @@ export function createChatCompletions(target: ChatCompletionsTarget) {
       // not to: at [DONE] the rest is drained instead, below.
       for await (const piece of res.iterator({ destroyOnReturn: false }) as AsyncIterable<string>) {
         pending += piece;
+        // Everything one read of the socket brought is passed on as one piece: a model that
+        // streams faster than it is read (or a burst after a pause) costs one event and one write
+        // downstream, not one per token; a model streaming slowly still arrives token by token.
+        let batch = '';
         let end: number;
         while ((end = pending.indexOf('\n')) !== -1) {
           const line = pending.slice(0, end).replace(/\r$/, '');
@@ -105,11 +109,20 @@ export function createChatCompletions(target: ChatCompletionsTarget) {
             // A server that keeps the response open after [DONE] would hold the socket forever.
             const giveUp = setTimeout(() => res.destroy(), 10_000).unref();
             res.once('end', () => clearTimeout(giveUp));
+            if (batch) yield batch;
             return;
           }
-          const text = chunkText(JSON.parse(data));
-          if (text) yield text;
+          let text: string;
+          try {
+            text = chunkText(JSON.parse(data));
+          } catch (err) {
+            // The words before a broken or failing chunk are still the reply's.
+            if (batch) yield batch;
+            throw err;
+          }
+          batch += text;
         }
+        if (batch) yield batch;
       }
       throw new ChatCompletionsError('the model server ended the reply before [DONE]');
     } catch (err) {
