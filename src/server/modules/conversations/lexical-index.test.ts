@@ -1,7 +1,7 @@
 // The in-memory full-text index: postings parsed from the database's text, BM25 ranking, the
 // top-k selection, and the cache's budget and staleness rules.
 import { describe, expect, it } from 'vitest';
-import { PostingsCache, parsePostings, postingsOf, rankCandidates, type DocumentPostings } from './lexical-index';
+import { PostingsCache, parsePostings, postingsOf, rankCandidates, termHash, type DocumentPostings } from './lexical-index';
 
 /** Builds the postings text loadPostings returns, from chunks given as lists of (stemmed) words. */
 function postingsText(chunks: string[][]): string {
@@ -24,7 +24,7 @@ function doc(id: string, chunks: string[][], generation = 0): { id: string; post
 }
 
 describe('parsePostings', () => {
-  it('reads positions, counts and chunk lengths, and finds words by binary search', () => {
+  it('reads positions, counts and chunk lengths, and finds words by their hash', () => {
     const p = parsePostings('babbag 0,2:3\nengin 1:2,2\nnumber 2', 7, 3);
     expect(p.generation).toBe(7);
     const [s, e] = postingsOf(p, 'babbag');
@@ -33,6 +33,19 @@ describe('parsePostings', () => {
     expect([...p.lengths]).toEqual([1, 2, 5]);
     expect(p.totalLength).toBe(8);
     expect(postingsOf(p, 'missing')).toEqual([0, 0]);
+  });
+
+  it('tells apart words that share a hash, and finds every word of a large document', () => {
+    // Two five-letter words FNV-1a maps to the same 32 bits (found by search).
+    expect(termHash('yaczf')).toBe(termHash('glbpp'));
+    const p = parsePostings('glbpp 3\nother 1\nyaczf 0,2', 0, 4);
+    expect([...p.chunks.subarray(...postingsOf(p, 'yaczf'))]).toEqual([0, 2]);
+    expect([...p.chunks.subarray(...postingsOf(p, 'glbpp'))]).toEqual([3]);
+    expect(postingsOf(p, 'glbpq')).toEqual([0, 0]);
+    const words = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}`).sort();
+    const big = parsePostings(words.map((w, i) => `${w} ${i % 7}`).join('\n'), 0, 7);
+    for (const [i, w] of words.entries()) expect([...big.chunks.subarray(...postingsOf(big, w))]).toEqual([i % 7]);
+    expect(postingsOf(big, 'w-absent')).toEqual([0, 0]);
   });
 
   it('re-sorts words the database ordered differently, and keeps each word with its own postings', () => {

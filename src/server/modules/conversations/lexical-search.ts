@@ -9,7 +9,7 @@
 import type { Database } from '../../db/client';
 import type { Logger } from '../../lib/logger';
 import { contentWords, namedWords } from '../../ai/offline/text-match';
-import { PostingsCache, parsePostings, queryStats, rankCandidates, type DocumentPostings } from './lexical-index';
+import { PostingsCache, lookUpTerms, parsePostings, queryStats, rankCandidates, type DocumentPostings } from './lexical-index';
 import * as repo from './retrieval.repository';
 import { ChunkTextCache, type ChunkText } from './chunk-text-cache';
 
@@ -165,9 +165,10 @@ export function createLexicalSearch(db: Database, opts: { budgetBytes?: number; 
         return { hits: [], documentsNotReady, documents: documents.length, terms: terms.length, absentTerms: terms.length, absentNames: nameTerms.length, ceiling: 0 };
       }
       const indexed = await postingsFor(documents);
-      const { ceiling, absent } = queryStats(indexed, terms);
+      const looked = lookUpTerms(indexed, terms);
+      const { ceiling, absent } = queryStats(indexed, terms, looked);
       const absentNames = nameTerms.length > 0 ? queryStats(indexed, nameTerms).absent : 0;
-      const candidates = rankCandidates(indexed, terms, limit);
+      const candidates = rankCandidates(indexed, terms, limit, looked);
       const rows = await winningTexts(scope, documents, candidates);
       const hits = candidates.flatMap((c) => {
         const row = rows.get(`${c.documentId}:${c.chunkIndex}`);
