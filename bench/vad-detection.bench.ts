@@ -20,7 +20,7 @@ import { Silero } from '@ricky0123/vad-web/dist/models';
 import { FrameProcessor } from '@ricky0123/vad-web/dist/frame-processor';
 import { Message } from '@ricky0123/vad-web/dist/messages';
 import { log } from '@ricky0123/vad-web/dist/logging';
-import { spoken, silence, MIC_RATE } from '../tests/e2e/support/spoken-wav';
+import { spoken, silence, micWav, MIC_RATE } from '../tests/e2e/support/spoken-wav';
 import { VAD_FRAME_SAMPLES, VAD_SAMPLE_RATE, vadListenOptions, type VadListenOptions } from '../src/web/features/voice/open-mic/vad-protocol';
 import { percentile } from './chat-bench-support';
 
@@ -28,6 +28,8 @@ const CYCLES = Number(process.env.CYCLES ?? 40);
 const END_OF_TURN_MS = 600;
 const RATE = VAD_SAMPLE_RATE;
 const MS_PER_FRAME = (VAD_FRAME_SAMPLES / RATE) * 1000;
+/** A mono PCM WAV file's header, before the samples micWav writes. */
+const WAV_HEADER_BYTES = 44;
 const PROBE_BLOCK = Math.round((512 / MIC_RATE) * RATE); // the microphone probe's 512-sample block at 48 kHz
 const SENTENCES = ['Please tell me the whole story of your life.', 'Wait, tell me about your studies instead.', 'Hello there, can you tell me about your life?'];
 
@@ -38,21 +40,17 @@ ort.env.logLevel = 'error';
 // The package's loading messages are not figures.
 log.debug = () => {};
 
-/** One cycle at 16 kHz: 0.5 s of silence, the sentence, 2.5 s of silence (16-bit, as a WAV file holds it). */
+/** One cycle at 16 kHz: 0.5 s of silence, the sentence, 2.5 s of silence, read from the WAV file
+ * the open-mic benchmark plays as the microphone (micWav: 48 kHz, 16-bit). */
 async function cycleOf(sentence: string): Promise<Float32Array> {
-  const parts = [silence(0.5), await spoken(sentence), silence(2.5)];
-  const at48 = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const p of parts) {
-    at48.set(p, offset);
-    offset += p.length;
-  }
+  const wav = micWav([silence(0.5), await spoken(sentence), silence(2.5)]);
+  const sampleAt48 = (k: number) => wav.readInt16LE(WAV_HEADER_BYTES + 2 * k) / 32768;
   // 48 kHz to 16 kHz as the package's worklet does it: each output sample the mean of its inputs.
   const ratio = MIC_RATE / RATE;
-  const out = new Float32Array(Math.floor(at48.length / ratio));
+  const out = new Float32Array(Math.floor((wav.length - WAV_HEADER_BYTES) / 2 / ratio));
   for (let i = 0; i < out.length; i++) {
     let sum = 0;
-    for (let j = 0; j < ratio; j++) sum += Math.round(Math.max(-1, Math.min(1, at48[i * ratio + j]!)) * 32767) / 32768;
+    for (let j = 0; j < ratio; j++) sum += sampleAt48(i * ratio + j);
     out[i] = sum / ratio;
   }
   return out;

@@ -40,12 +40,10 @@ export function jsonTextGuard() {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && /\bjson\b/i.test(type) && c.req.raw.body) {
       let text: string;
       try {
-        text = decoder.decode(await readJsonBodyOnce(c));
+        text = await readJsonBodyOnce(c, decoder);
       } catch {
         throw new AppError('BAD_REQUEST', messages.errors.unstorableText);
       }
-      // Hono's c.req.json() parses this text (from its cache), not the bytes again.
-      if (!c.req.path.startsWith('/api/auth/')) honoBodyCache(c).text = Promise.resolve(text);
       if (text.length > 0) {
         let parsed: unknown;
         try {
@@ -61,18 +59,22 @@ export function jsonTextGuard() {
 }
 
 /**
- * The body's bytes. The auth library reads the original request, so under /api/auth/ the body is
- * read from a clone. Every other route reads its JSON through Hono (c.req.json(), the validators),
- * so the body is read once and handed to Hono's body cache: a clone (a tee of the stream) cost
- * ~0.4 ms of a chat request's CPU, and rebuilding the request around the bytes ~0.2 ms. The
- * original stream is then used up; a route reading c.req.raw's body would fail loudly, not
- * silently (streamed uploads, which do, skip this guard).
+ * The body as text (`decoder` throws on bytes that are not UTF-8). The auth library reads the
+ * original request, so under /api/auth/ the body is read from a clone. Every other route reads its
+ * JSON through Hono (c.req.json(), the validators), so the body is read once and handed to Hono's
+ * body cache, bytes and text, and c.req.json() parses this text instead of reading the stream: a
+ * clone (a tee of the stream) cost ~0.4 ms of a chat request's CPU, and rebuilding the request
+ * around the bytes ~0.2 ms. The original stream is then used up; a route reading c.req.raw's body
+ * would fail loudly, not silently (streamed uploads, which do, skip this guard).
  */
-async function readJsonBodyOnce(c: Context<AppEnv>): Promise<ArrayBuffer> {
-  if (c.req.path.startsWith('/api/auth/')) return c.req.raw.clone().arrayBuffer();
+async function readJsonBodyOnce(c: Context<AppEnv>, decoder: TextDecoder): Promise<string> {
+  if (c.req.path.startsWith('/api/auth/')) return decoder.decode(await c.req.raw.clone().arrayBuffer());
   const bytes = await c.req.raw.arrayBuffer();
-  honoBodyCache(c).arrayBuffer = Promise.resolve(bytes);
-  return bytes;
+  const text = decoder.decode(bytes);
+  const cache = honoBodyCache(c);
+  cache.arrayBuffer = Promise.resolve(bytes);
+  cache.text = Promise.resolve(text);
+  return text;
 }
 
 /** Hono keeps the promise of each body form it has read (its type names the values instead). */

@@ -158,15 +158,17 @@ export interface Candidate {
 const K1 = 1.2;
 const B = 0.75;
 
-/** Where each of the question's words is in each document, found once per question (each lookup
- * is a binary search over a document's words; ranking and the ceiling both need them). */
+/** Where each of the question's words is in each document, and the statistics BM25 counts over
+ * those documents: found once per question (ranking and the ceiling both need them). */
 export interface TermLookup {
   /** ranges[t][d]: word t's postings in document d, [start, end), empty when absent. */
   ranges: [number, number][][];
   /** How many chunks of the given documents hold each word. */
   df: number[];
-  chunkTotal: number;
-  lengthTotal: number;
+  /** The chunks counted for idf (never fewer than a word's df, nor 0). */
+  n: number;
+  /** The average chunk length in indexed words (1 for documents without any). */
+  avgLength: number;
 }
 
 export function lookUpTerms(docs: { postings: DocumentPostings }[], terms: string[]): TermLookup {
@@ -181,7 +183,7 @@ export function lookUpTerms(docs: { postings: DocumentPostings }[], terms: strin
     return docs.map((d) => postingsOf(d.postings, term, hash));
   });
   const df = ranges.map((perDoc) => perDoc.reduce((n, [start, end]) => n + end - start, 0));
-  return { ranges, df, chunkTotal, lengthTotal };
+  return { ranges, df, n: Math.max(chunkTotal, ...df, 1), avgLength: lengthTotal / Math.max(chunkTotal, 1) || 1 };
 }
 
 /** BM25's idf of a word held by `df` of `n` chunks. */
@@ -208,9 +210,7 @@ export function rankCandidates(
   looked: TermLookup = lookUpTerms(docs, terms),
 ): Candidate[] {
   if (limit <= 0) return [];
-  const { ranges, df, chunkTotal, lengthTotal } = looked;
-  const avgLength = lengthTotal / Math.max(chunkTotal, 1) || 1;
-  const n = Math.max(chunkTotal, ...df, 1);
+  const { ranges, df, n, avgLength } = looked;
   // Every document's chunk positions in one run of slots: document d's chunk c is base[d] + c.
   const base = new Int32Array(docs.length + 1);
   for (let d = 0; d < docs.length; d++) base[d + 1] = base[d]! + docs[d]!.postings.lengths.length;
@@ -296,8 +296,7 @@ export function queryStats(
   terms: string[],
   looked: TermLookup = lookUpTerms(docs, terms),
 ): { ceiling: number; absent: number } {
-  const { df, chunkTotal } = looked;
-  const n = Math.max(chunkTotal, ...df, 1);
+  const { df, n } = looked;
   let ceiling = 0;
   let absent = 0;
   for (const f of df) {
