@@ -1,8 +1,12 @@
 // Shared by the chat benchmarks: a deterministic synthetic corpus, bulk chunk seeding, and
 // percentile arithmetic. Not a benchmark itself.
+import { sql } from 'drizzle-orm';
 import type { Database } from '../src/server/db/client';
+import type { VectorStore } from '../src/server/db/embeddings-schema';
 import { personalityDocumentChunks } from '../src/server/db/schema/documents';
+import { insertEmbeddings } from '../src/server/modules/documents/chunk-search.repository';
 import { insertDocument } from '../src/server/modules/documents/documents.repository';
+import { packSentenceVectors } from '../src/server/modules/documents/sentence-vectors';
 
 /** mulberry32: a small seeded generator, so every run measures the same corpus. */
 export function seededRandom(seed: number): () => number {
@@ -94,4 +98,38 @@ export function percentile(values: number[], q: number): number {
 
 export function fmt(ms: number): string {
   return `${ms.toFixed(1)} ms`;
+}
+
+/** A random unit vector (the embedded model's 512 dimensions unless told). */
+export function unitVector(random: () => number, dimensions = 512): number[] {
+  const v = Array.from({ length: dimensions }, () => random() * 2 - 1);
+  const n = Math.sqrt(v.reduce((sum, x) => sum + x * x, 0));
+  return v.map((x) => x / n);
+}
+
+/**
+ * Stores a random vector, and six sentence vectors, for every chunk of the personality under
+ * `model`, as the document job stores real ones: for timing the vector side, not its quality.
+ */
+export async function seedChunkVectors(db: Database, store: VectorStore, personalityId: string, model: string, random: () => number): Promise<void> {
+  for (let offset = 0; ; offset += 2000) {
+    const rows = (await db.execute(
+      sql`select id, document_id from personality_document_chunks where personality_id = ${personalityId} order by id limit 2000 offset ${offset}`,
+    )) as unknown as { rows: { id: string; document_id: string }[] };
+    if (rows.rows.length === 0) break;
+    for (let i = 0; i < rows.rows.length; i += 250) {
+      await insertEmbeddings(
+        db,
+        store,
+        rows.rows.slice(i, i + 250).map((r) => ({
+          chunkId: r.id,
+          documentId: r.document_id,
+          personalityId,
+          model,
+          embedding: unitVector(random),
+          sentenceEmbeddings: packSentenceVectors(Array.from({ length: 6 }, () => unitVector(random))),
+        })),
+      );
+    }
+  }
 }

@@ -9,7 +9,11 @@
 // and p95 <= 15 ms at 1, p95 <= 50 ms at 10, last byte within 3 ms of the first token. Beside
 // Kindred, in the same run: a thin node:http proxy forwarding the fake's stream (bench/thin-proxy.ts)
 // and the fake called directly, the lower bounds; Kindred is printed as a ratio to the proxy.
-//   npx tsx bench/first-token.bench.ts          (CHUNKS=10000 ROUNDS=40 to change the size)
+// Twice: with EMBEDDING_MODEL=none (full text only: the server's own work, the issue's figure), and
+// with the embedded model, the default of `npm start` (every question is embedded by the model
+// thread; the chunks' vectors are random, stored as the document job stores real ones).
+//   npx tsx bench/first-token.bench.ts          (CHUNKS=10000 ROUNDS=40 CONCURRENCY=1,10 to change them;
+//                                                 BENCH_EMBEDDING=none or =embedded for one of the two)
 import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import fs from 'node:fs';
@@ -18,13 +22,27 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { startTestServer } from '../src/server/test-support/test-server';
-import { FUNCTION_WORDS, fmt, percentile, seedChunks, seededRandom, syntheticChunk, syntheticVocabulary, zipfSampler } from './chat-bench-support';
+import { EMBEDDED_MODEL_ID } from '../src/server/ai/embedded/embedded-embeddings';
+import { FUNCTION_WORDS, fmt, percentile, seedChunkVectors, seedChunks, seededRandom, syntheticChunk, syntheticVocabulary, zipfSampler } from './chat-bench-support';
 import { runFakeRole, runClientRole, type ClientJob } from './first-token-roles';
 import { startThinProxy } from './thin-proxy';
 
 const CHUNKS = Number(process.env.CHUNKS ?? 10_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 40);
 const CHUNK_CHARS = 1000;
+// Conversations at once, one measurement each (CONCURRENCY=1 for one of them).
+const CONCURRENCY = (process.env.CONCURRENCY ?? '1,10').split(',').map(Number);
+
+interface Configuration {
+  label: string;
+  /** EMBEDDING_MODEL: 'none' (full text only), '' (the embedded model). */
+  embeddingModel: string;
+}
+
+const CONFIGURATIONS: Configuration[] = [
+  { label: 'full text only (EMBEDDING_MODEL=none)', embeddingModel: 'none' },
+  { label: 'the embedded model, the default (EMBEDDING_MODEL unset)', embeddingModel: '' },
+].filter((c) => !process.env.BENCH_EMBEDDING || (process.env.BENCH_EMBEDDING === 'none') === (c.embeddingModel === 'none'));
 
 const role = process.argv[2];
 if (role === 'fake') await runFakeRole();
@@ -42,12 +60,29 @@ function child(roleName: string): { proc: ChildProcess; next: <T>() => Promise<T
 async function main() {
   const fake = child('fake');
   const { url: fakeUrl } = await fake.next<{ url: string }>();
+  try {
+    for (const configuration of CONFIGURATIONS) await measureConfiguration(configuration, fakeUrl);
+  } finally {
+    fake.proc.kill();
+  }
+}
+
+async function measureConfiguration({ label, embeddingModel }: Configuration, fakeUrl: string) {
+  console.log(`--- ${label}`);
   // The embedded default as `npm start` runs it: PGlite in a data folder (on PostgreSQL when
   // TEST_DATABASE_URL is set), not the in-memory database of the test suite.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-bench-'));
   const server = await startTestServer({
     ...(process.env.TEST_DATABASE_URL ? {} : { dataDir }),
-    env: { LLM_BASE_URL: fakeUrl, LLM_API_KEY: 'bench', LLM_MODEL: 'fake-model', LOG_LEVEL: 'warn', RATE_LIMIT_AUTH_PER_15MIN: '10000', RATE_LIMIT_CHAT_PER_MINUTE: '1000000' },
+    env: {
+      LLM_BASE_URL: fakeUrl,
+      LLM_API_KEY: 'bench',
+      LLM_MODEL: 'fake-model',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_AUTH_PER_15MIN: '10000',
+      RATE_LIMIT_CHAT_PER_MINUTE: '1000000',
+      EMBEDDING_MODEL: embeddingModel,
+    },
   });
   const client = child('client');
   try {
@@ -61,6 +96,11 @@ async function main() {
     const chunks = Array.from({ length: CHUNKS }, () => syntheticChunk(vocabulary, pick, CHUNK_CHARS));
     await seedChunks(server.database.db, personalityId, chunks);
     console.log(`seeded ${CHUNKS} chunks of ~${CHUNK_CHARS} characters in ${((performance.now() - t) / 1000).toFixed(1)} s (${server.database.kind}); load average ${os.loadavg()[0]!.toFixed(1)}`);
+    if (embeddingModel === '') {
+      t = performance.now();
+      await seedChunkVectors(server.database.db, server.database.vectorStore, personalityId, EMBEDDED_MODEL_ID, random);
+      console.log(`stored their vectors in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    }
     // Public, so every bench user may chat with it.
     await server.database.db.execute(sql`update personalities set sharing_type = 'public', is_public = true where id = ${personalityId}`);
     await server.database.db.execute(sql`analyze`);
@@ -85,7 +125,7 @@ async function main() {
       return { samples, spans };
     };
     try {
-      for (const concurrency of [1, 10]) {
+      for (const concurrency of CONCURRENCY) {
         const rounds = concurrency === 1 ? ROUNDS * 2 : ROUNDS;
         t = performance.now();
         const kindred = await measure({ url: server.url, personalityId, concurrency, rounds, questions });
@@ -113,7 +153,6 @@ async function main() {
     }
   } finally {
     client.proc.kill();
-    fake.proc.kill();
     await server.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

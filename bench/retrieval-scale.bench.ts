@@ -9,24 +9,15 @@
 // Prints p50/p95; target p95 < 50 ms. Never fails on a figure.
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../src/server/db/client';
-import { insertEmbeddings } from '../src/server/modules/documents/chunk-search.repository';
 import type { VectorStore } from '../src/server/db/embeddings-schema';
-import { packSentenceVectors } from '../src/server/modules/documents/sentence-vectors';
 import { createRetriever, type Retriever } from '../src/server/modules/conversations/retrieval';
 import { createVectorIndex } from '../src/server/modules/conversations/vector-index';
 import { createScratchDatabase } from '../src/server/test-support/test-server';
-import { fmt, percentile, seedChunks, seededRandom, syntheticChunk, syntheticVocabulary, zipfSampler } from './chat-bench-support';
+import { fmt, percentile, seedChunkVectors, seedChunks, seededRandom, syntheticChunk, syntheticVocabulary, unitVector, zipfSampler } from './chat-bench-support';
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 100_000);
-const DIMS = 512;
 const QUERIES = 200;
 const MODEL = 'bench-512';
-
-function unitVector(random: () => number): number[] {
-  const v = Array.from({ length: DIMS }, () => random() * 2 - 1);
-  const n = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
-  return v.map((x) => x / n);
-}
 
 async function seed(db: Database, store: VectorStore): Promise<string> {
   const random = seededRandom(11);
@@ -44,26 +35,7 @@ async function seed(db: Database, store: VectorStore): Promise<string> {
   }
   console.log(`  seeded ${CHUNKS} chunks in ${((performance.now() - t) / 1000).toFixed(0)} s`);
   const t2 = performance.now();
-  for (let offset = 0; ; offset += 2000) {
-    const rows = (await db.execute(
-      sql`select id, document_id from personality_document_chunks where personality_id = ${personalityId} order by id limit 2000 offset ${offset}`,
-    )) as unknown as { rows: { id: string; document_id: string }[] };
-    if (rows.rows.length === 0) break;
-    for (let i = 0; i < rows.rows.length; i += 250) {
-      await insertEmbeddings(
-        db,
-        store,
-        rows.rows.slice(i, i + 250).map((r) => ({
-          chunkId: r.id,
-          documentId: r.document_id,
-          personalityId,
-          model: MODEL,
-          embedding: unitVector(random),
-          sentenceEmbeddings: packSentenceVectors(Array.from({ length: 6 }, () => unitVector(random))),
-        })),
-      );
-    }
-  }
+  await seedChunkVectors(db, store, personalityId, MODEL, random);
   console.log(`  stored ${CHUNKS} chunk vectors (+6 sentence vectors each) in ${((performance.now() - t2) / 1000).toFixed(0)} s`);
   return personalityId;
 }

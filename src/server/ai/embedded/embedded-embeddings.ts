@@ -1,8 +1,8 @@
 // The embedded embedding model: the offline default when EMBEDDING_MODEL is not set. It runs in a
 // worker thread of its own (embedded-model.worker.ts), so embedding a document never blocks
 // requests; the thread and its model (~1.3 s to load, ~230 MB) start on the first use and are
-// shared by every app in the process (tests create many). Requests are answered in order; a query
-// waits at most for the batch in progress (bounded: the document job sends small batches).
+// shared by every app in the process (tests create many). A question waits at most for the pass in
+// progress, and questions waiting together share the next pass (embed-queue.ts).
 import type { Worker } from 'node:worker_threads';
 import { startTsWorker } from '../../lib/ts-worker';
 import { EmbeddingError, type EmbeddingClient } from '../embeddings';
