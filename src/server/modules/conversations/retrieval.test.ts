@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 import { loadConfig } from '../../config';
 import { systemClock } from '../../lib/clock';
-import { insertEmbeddings } from '../documents/chunk-search.repository';
+import { candidateVectors, insertEmbeddings } from '../documents/chunk-search.repository';
 import { fakeEmbedding } from '../../../../tests/fakes/openai-fake';
 import type { ChunkHit } from '../documents/chunk-search.repository';
 import { createConversationsModule } from './conversations.module';
@@ -19,7 +19,8 @@ import { personalityDocuments } from '../../db/schema/documents';
 import { eq, sql } from 'drizzle-orm';
 import * as repo from './conversations.repository';
 import { createLexicalSearch, questionColumns } from './lexical-search';
-import { readQuestionAndDocuments } from './retrieval.repository';
+import { nearestWithVectors, readQuestionAndDocuments } from './retrieval.repository';
+import { createVectorIndex } from './vector-index';
 
 let server: TestServer;
 let ownerId: string;
@@ -181,6 +182,62 @@ describe('retrieval', () => {
     // An embedding outage does not silence retrieval: full-text still answers.
     const broken = createRetriever(db, exactVectorSearch(db, server.database.vectorStore, { model: 'x', embed: async () => Promise.reject(new Error('down')) }));
     expect(names(await searchAs(broken, null))).toEqual(['public.txt#0']);
+  });
+
+  it("the vector index's one-statement read (pgvector) ranks as its two reads do, and never hands over a chunk the asker may not use", async () => {
+    const db = server.database.db;
+    const store = server.database.vectorStore;
+    // Every chunk's vector (the hybrid test above stores them; run alone, this one does).
+    const missing = (await db.execute(
+      sql`select c.id, c.document_id, c.personality_id, c.content from personality_document_chunks c
+        where not exists (select 1 from personality_chunk_embeddings e where e.chunk_id = c.id and e.model = 'fake-embedding')`,
+    )) as unknown as { rows: { id: string; document_id: string; personality_id: string; content: string }[] };
+    await insertEmbeddings(
+      db,
+      store,
+      missing.rows.map((r) => ({ chunkId: r.id, documentId: r.document_id, personalityId: r.personality_id, model: 'fake-embedding', embedding: fakeEmbedding(r.content) })),
+    );
+    const embedder = { model: 'fake-embedding', embed: async (texts: string[]) => texts.map((t) => fakeEmbedding(t)) };
+    const index = createVectorIndex(db, store, embedder);
+    if (store === 'bytea') {
+      // Without pgvector the app computes the cosines: the two reads stay apart.
+      expect(index.nearestWithVectors).toBeUndefined();
+      return;
+    }
+    expect(index.nearestWithVectors).toBeDefined();
+    const oneRead = createRetriever(db, index);
+    const twoReads = createRetriever(db, { ...index, nearestWithVectors: undefined });
+    for (const viewerId of [ownerId, strangerId, null]) {
+      for (const text of ['engine', 'poetry and science', 'diary keeps me awake', 'numbers']) {
+        const one = await oneRead.search({ personalityId: adaId, viewerId, text, limit: 5 });
+        const two = await twoReads.search({ personalityId: adaId, viewerId, text, limit: 5 });
+        if (text === 'engine') expect(one.passages.length).toBeGreaterThan(0);
+        expect(one.passages).toEqual(two.passages);
+        expect(one.signals).toEqual(two.signals);
+        if (viewerId !== ownerId) expect(names(one.passages)).not.toContain('diary.txt#0');
+      }
+    }
+    // Handed the private diary's chunk as a near candidate, a stranger gets neither its text nor its vectors.
+    const diary = (await db.execute(sql`select c.id from personality_document_chunks c join personality_documents d on d.id = c.document_id where d.file_name = 'diary.txt'`)) as unknown as {
+      rows: { id: string }[];
+    };
+    const diaryId = diary.rows[0]!.id;
+    const query = fakeEmbedding('Private diary: the engine keeps me awake.');
+    const asStranger = await nearestWithVectors(db, { personalityId: adaId, viewerId: strangerId }, [diaryId], [], query, 'fake-embedding', 5);
+    expect(asStranger).toEqual({ nearest: [], vectors: [] });
+    const asOwner = await nearestWithVectors(db, { personalityId: adaId, viewerId: ownerId }, [diaryId], [], query, 'fake-embedding', 5);
+    expect(asOwner.nearest.map((n) => n.chunkId)).toEqual([diaryId]);
+    expect(asOwner.nearest[0]!.score).toBeCloseTo(1, 5);
+    expect(asOwner.vectors.map((v) => v.chunkId)).toEqual([diaryId]);
+    // The full-text candidates' vectors come in the same read, as candidateVectors reads them.
+    const publicIds = (await db.execute(
+      sql`select c.id from personality_document_chunks c join personality_documents d on d.id = c.document_id where d.file_name = 'public.txt' order by c.chunk_index`,
+    )) as unknown as { rows: { id: string }[] };
+    const others = publicIds.rows.map((r) => r.id);
+    const both = await nearestWithVectors(db, { personalityId: adaId, viewerId: strangerId }, [diaryId], others, query, 'fake-embedding', 5);
+    expect(both.nearest).toEqual([]);
+    const sorted = (v: { chunkId: string }[]) => [...v].sort((a, b) => a.chunkId.localeCompare(b.chunkId));
+    expect(sorted(both.vectors)).toEqual(sorted(await candidateVectors(db, store, others, query, 'fake-embedding')));
   });
 
   it('is hybrid whether or not the database has pgvector; the embedded model is the default; EMBEDDING_MODEL=none turns vectors off', () => {

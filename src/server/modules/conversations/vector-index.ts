@@ -92,30 +92,37 @@ export function createVectorIndex(
     return entry;
   }
 
+  /** The bit pass: the RERANK chunks of these documents nearest the question by Hamming distance. */
+  async function nearestCandidates(documents: repo.UsableDocument[], embedding: number[]): Promise<string[]> {
+    if (documents.length === 0 || embedding.length === 0) return [];
+    const indexed: { id: string; entry: Entry }[] = [];
+    for (const d of documents) indexed.push({ id: d.id, entry: await entryFor(d) });
+    const query = new Uint32Array(signBits(embedding).buffer.slice(0));
+    return nearestByBits(indexed, query, RERANK).map((n) => n.chunkId);
+  }
+
   return {
     embedQuery: async (text) => (await embeddings.embed([text.slice(0, 4000)]))[0]!,
 
     async nearest(scope, embedding, limit, usable) {
       const documents = usable ?? (await repo.questionAndDocuments(db, scope, '')).documents;
-      if (documents.length === 0 || embedding.length === 0) return [];
-      const indexed: { id: string; entry: Entry }[] = [];
-      for (const d of documents) indexed.push({ id: d.id, entry: await entryFor(d) });
-      const query = new Uint32Array(signBits(embedding).buffer.slice(0));
-      const nearest = nearestByBits(indexed, query, RERANK);
-      if (nearest.length === 0) return [];
+      const near = await nearestCandidates(documents, embedding);
+      if (near.length === 0) return [];
       // Exact cosine for those, the best `limit` read with their text (the asker's right checked again).
-      return repo.nearestAmong(
-        db,
-        store,
-        scope,
-        nearest.map((n) => n.chunkId),
-        embedding,
-        embeddings.model,
-        limit,
-      );
+      return repo.nearestAmong(db, store, scope, near, embedding, embeddings.model, limit);
     },
 
     vectorsOf: (chunkIds, embedding) => candidateVectors(db, store, chunkIds, embedding, embeddings.model),
+
+    // pgvector only: with float32 bytea the app computes the cosines, and the two reads stay apart.
+    ...(store === 'pgvector'
+      ? {
+          async nearestWithVectors(scope: repo.ChunkScope, embedding: number[], limit: number, documents: repo.UsableDocument[], otherIds: string[]) {
+            const near = await nearestCandidates(documents, embedding);
+            return repo.nearestWithVectors(db, scope, near, otherIds, embedding, embeddings.model, limit);
+          },
+        }
+      : {}),
   };
 }
 
