@@ -238,6 +238,8 @@ describe('retrieval', () => {
     expect(both.nearest).toEqual([]);
     const sorted = (v: { chunkId: string }[]) => [...v].sort((a, b) => a.chunkId.localeCompare(b.chunkId));
     expect(sorted(both.vectors)).toEqual(sorted(await candidateVectors(db, store, others, query, 'fake-embedding')));
+    // No near candidates (the documents' vectors not in yet): the full-text candidates' vectors still come.
+    expect(sorted((await nearestWithVectors(db, { personalityId: adaId, viewerId: null }, [], others, query, 'fake-embedding', 5)).vectors)).toEqual(sorted(both.vectors));
   });
 
   it('is hybrid whether or not the database has pgvector; the embedded model is the default; EMBEDDING_MODEL=none turns vectors off', () => {
