@@ -31,8 +31,6 @@ interface Job {
   done: number;
   vectors?: Float32Array;
   dimensions: number;
-  /** A question: one text. It goes before any document's texts. */
-  question: boolean;
   /** Failed in a shared pass: retried in a pass of its own, so one bad text fails no one else. */
   alone: boolean;
   resolve(result: Embedded): void;
@@ -47,7 +45,7 @@ export function createEmbedQueue(pass: EmbedPass, limits: EmbedQueueLimits = DEF
   function nextPass(): { job: Job; from: number; count: number }[] {
     const lonely = jobs.find((j) => j.alone);
     if (lonely) return [{ job: lonely, from: lonely.done, count: lonely.texts.length - lonely.done }];
-    const questions = jobs.filter((j) => j.question);
+    const questions = jobs.filter(isQuestion);
     if (questions.length > 0) {
       const taken: { job: Job; from: number; count: number }[] = [];
       let chars = 0;
@@ -117,11 +115,16 @@ export function createEmbedQueue(pass: EmbedPass, limits: EmbedQueueLimits = DEF
     embed(texts: string[]): Promise<Embedded> {
       if (texts.length === 0) return Promise.resolve({ dimensions: 0, vectors: new Float32Array(0) });
       return new Promise<Embedded>((resolve, reject) => {
-        jobs.push({ texts, done: 0, dimensions: 0, question: texts.length === 1, alone: false, resolve, reject });
+        jobs.push({ texts, done: 0, dimensions: 0, alone: false, resolve, reject });
         void drain();
       });
     },
   };
+}
+
+/** A question: one text. It goes before any document's texts. */
+function isQuestion(job: Job): boolean {
+  return job.texts.length === 1;
 }
 
 function unit(v: number[]): number[] {

@@ -10,7 +10,7 @@ import { personalities } from '../../db/schema/personalities';
 import { visibleTo } from '../personalities/personalities.repository';
 import type { VectorStore } from '../../db/embeddings-schema';
 import { cosine, fromBase64 } from '../documents/float-vectors';
-import { toVectorLiteral, type CandidateVectors } from '../documents/chunk-search.repository';
+import { toVectorLiteral, uuidList, type CandidateVectors, type ChunkHit } from '../documents/chunk-search.repository';
 import type { ChunkTextRow } from './chunk-text-cache';
 
 export interface ChunkScope {
@@ -203,6 +203,18 @@ function chunkTextRow(r: Record<string, unknown>): ChunkTextRow {
   };
 }
 
+/** A chunk found near the question, with its text and its exact cosine as the score. */
+function readRow(r: Record<string, unknown>, score: number): ChunkHit {
+  return {
+    chunkId: String(r.id),
+    documentId: String(r.document_id),
+    fileName: String(r.file_name),
+    chunkIndex: Number(r.chunk_index),
+    content: String(r.content),
+    score,
+  };
+}
+
 /**
  * The `limit` chunks among `chunkIds` nearest to `embedding` by exact cosine (their vectors from
  * `model`), with their text, in one statement that checks the asker's right to each again. With
@@ -217,20 +229,9 @@ export async function nearestAmong(
   embedding: number[],
   model: string,
   limit: number,
-): Promise<{ chunkId: string; documentId: string; fileName: string; chunkIndex: number; content: string; score: number }[]> {
+): Promise<ChunkHit[]> {
   if (chunkIds.length === 0) return [];
-  const ids = sql.join(
-    chunkIds.map((id) => sql`${id}::uuid`),
-    sql`, `,
-  );
-  const readRow = (r: Record<string, unknown>, score: number) => ({
-    chunkId: String(r.id),
-    documentId: String(r.document_id),
-    fileName: String(r.file_name),
-    chunkIndex: Number(r.chunk_index),
-    content: String(r.content),
-    score,
-  });
+  const ids = uuidList(chunkIds);
   if (store === 'bytea') {
     const result = await db.execute(sql`
       with usable as (${usableDocumentsSql(scope)})
@@ -282,7 +283,7 @@ export async function documentTitles(db: Database, scope: ChunkScope, limit: num
 
 export interface NearestWithVectors {
   /** The `limit` nearest among the near candidates, closest first, with their text (the asker's right checked). */
-  nearest: { chunkId: string; documentId: string; fileName: string; chunkIndex: number; content: string; score: number }[];
+  nearest: ChunkHit[];
   /** Cosine and sentence vectors of those and of the other candidates asked for. */
   vectors: CandidateVectors[];
 }
@@ -303,13 +304,8 @@ export async function nearestWithVectors(
   limit: number,
 ): Promise<NearestWithVectors> {
   if (nearIds.length === 0 && otherIds.length === 0) return { nearest: [], vectors: [] };
-  const list = (ids: string[]) =>
-    sql.join(
-      ids.map((id) => sql`${id}::uuid`),
-      sql`, `,
-    );
-  const near = nearIds.length > 0 ? list(nearIds) : sql`null::uuid`;
-  const others = otherIds.length > 0 ? sql`union select unnest(array[${list(otherIds)}])` : sql``;
+  const near = nearIds.length > 0 ? uuidList(nearIds) : sql`null::uuid`;
+  const others = otherIds.length > 0 ? sql`union select unnest(array[${uuidList(otherIds)}])` : sql``;
   const result = await db.execute(sql`
     with usable as (${usableDocumentsSql(scope)}),
     q as materialized (select ${toVectorLiteral(embedding)}::vector as v),
@@ -328,7 +324,7 @@ export async function nearestWithVectors(
       join ${documents} d on d.id = c.document_id
     ),
     wanted as (select id as chunk_id from near_rows ${others})
-    select e.chunk_id, 1 - (e.embedding <=> q.v) as cosine, encode(e.sentence_embeddings, 'base64') as sentences,
+    select e.chunk_id as id, 1 - (e.embedding <=> q.v) as cosine, encode(e.sentence_embeddings, 'base64') as sentences,
       n.document_id, n.file_name, n.chunk_index, n.content, n.score
     from wanted w
     join personality_chunk_embeddings e on e.chunk_id = w.chunk_id and e.model = ${model} and vector_dims(e.embedding) = ${embedding.length}
@@ -338,17 +334,10 @@ export async function nearestWithVectors(
   return {
     nearest: rows
       .filter((r) => r.document_id !== null && r.document_id !== undefined)
-      .map((r) => ({
-        chunkId: String(r.chunk_id),
-        documentId: String(r.document_id),
-        fileName: String(r.file_name),
-        chunkIndex: Number(r.chunk_index),
-        content: String(r.content),
-        score: Number(r.score),
-      }))
+      .map((r) => readRow(r, Number(r.score)))
       .sort((a, b) => b.score - a.score),
     vectors: rows.map((r) => ({
-      chunkId: String(r.chunk_id),
+      chunkId: String(r.id),
       cosine: Number(r.cosine),
       sentences: r.sentences ? Buffer.from(String(r.sentences), 'base64') : null,
     })),

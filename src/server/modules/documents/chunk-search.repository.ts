@@ -226,10 +226,7 @@ export async function candidateVectors(
   opts: { sentences?: boolean } = {},
 ): Promise<CandidateVectors[]> {
   if (chunkIds.length === 0 || embedding.length === 0) return [];
-  const ids = sql.join(
-    chunkIds.map((id) => sql`${id}::uuid`),
-    sql`, `,
-  );
+  const ids = uuidList(chunkIds);
   const sentences = opts.sentences === false ? sql`null` : sql`encode(e.sentence_embeddings, 'base64')`;
   const readSentences = (r: { sentences: string | null }) => (r.sentences ? Buffer.from(r.sentences, 'base64') : null);
   if (store === 'bytea') {
@@ -272,6 +269,14 @@ export async function documentsMissingEmbeddings(db: Database, model: string): P
       and d.chunk_count > (select count(*) from personality_chunk_embeddings e where e.document_id = d.id and e.model = ${model})
       and exists (select 1 from personality_document_chunks c where c.document_id = d.id)`);
   return (result.rows as { id: string }[]).map((r) => String(r.id));
+}
+
+/** Chunk ids as a list of uuid values, for `in (...)`. */
+export function uuidList(ids: string[]): SQL {
+  return sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
 }
 
 /** db.execute's result, typed the same for PGlite and node-postgres (both carry rows). */
