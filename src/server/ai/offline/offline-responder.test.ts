@@ -2,7 +2,7 @@
 // instructions hidden in documents.
 import { describe, expect, it } from 'vitest';
 import { splitDoNotRead } from '../../../shared/do-not-read';
-import { composeOfflineReply, declineReply, isDeclined, replyWindow, wordChunks } from './offline-responder';
+import { bestSayableSentence, composeOfflineReply, declineReply, isDeclined, replyWindow, sayableSentences, wordChunks } from './offline-responder';
 import { contentTerms, sentences } from './text-match';
 
 const passages = [
@@ -96,4 +96,44 @@ describe('offline responder', () => {
     expect(pieces.join('')).toBe(text);
     expect(pieces.length).toBe(4);
   });
+});
+
+describe('the best sentence that says something', () => {
+  const content = [
+    '# Chapter Two',
+    'Q: Where did you study?',
+    'A: I studied veterinary medicine in Uppsala. There were four women on my course.',
+    'Tobermory, 3 October 1995',
+    'We met at a dance in Oban. He trod on my feet twice.',
+    'With love,',
+    'Marta',
+  ].join('\n');
+
+  it('is the highest-scoring sentence of those sayableSentences keeps, tested best first', () => {
+    const count = sentences(content).length;
+    const sayable = sayableSentences(content);
+    // Every ordering of scores, ties included: the same choice as searching every sayable sentence.
+    for (let seed = 1; seed <= 200; seed++) {
+      const scores = Array.from({ length: count }, (_, i) => ((seed * 7919 + i * 104729) % 13) / 13);
+      let expected = -1;
+      scores.forEach((s, i) => {
+        if (sayable[i] && (expected === -1 || s > scores[expected]!)) expected = i;
+      });
+      expect(bestSayableSentence(content, scores)).toBe(expected);
+    }
+    // The heading, the question line, the date line and the sign-off score highest: never chosen.
+    const headingFirst = sentences(content).map((s) => (saysNothing(s) ? 1 : 0.1));
+    expect(sentences(content)[bestSayableSentence(content, headingFirst)]).toBe('A: I studied veterinary medicine in Uppsala.');
+  });
+
+  it('is -1 when no scored sentence says something, and ignores scores past the last sentence', () => {
+    expect(bestSayableSentence('# A heading\nWith love,', [0.9, 0.8])).toBe(-1);
+    expect(bestSayableSentence(content, [])).toBe(-1);
+    const scores = [...sentences(content).map(() => 0), 5];
+    expect(bestSayableSentence(content, scores)).toBe(sayableSentences(content).indexOf(true));
+  });
+
+  function saysNothing(sentence: string): boolean {
+    return /^(#|Q:|Tobermory|With love|Marta)/.test(sentence);
+  }
 });

@@ -10,7 +10,7 @@ import { personalities } from '../../db/schema/personalities';
 import { visibleTo } from '../personalities/personalities.repository';
 import type { VectorStore } from '../../db/embeddings-schema';
 import { cosine, fromBase64 } from '../documents/float-vectors';
-import { toVectorLiteral, uuidList, type CandidateVectors, type ChunkHit } from '../documents/chunk-search.repository';
+import { toCosineQueryLiteral, uuidList, type CandidateVectors, type ChunkHit } from '../documents/chunk-search.repository';
 import type { ChunkTextRow } from './chunk-text-cache';
 
 export interface ChunkScope {
@@ -249,7 +249,7 @@ export async function nearestAmong(
   const result = await db.execute(sql`
     with usable as (${usableDocumentsSql(scope)}),
     near as (
-      select e.chunk_id, 1 - (e.embedding <=> ${toVectorLiteral(embedding)}::vector) as score
+      select e.chunk_id, 1 - (e.embedding <=> ${toCosineQueryLiteral(embedding)}::vector) as score
       from personality_chunk_embeddings e
       where e.chunk_id in (${ids}) and e.model = ${model}
       order by score desc
@@ -308,7 +308,7 @@ export async function nearestWithVectors(
   const others = otherIds.length > 0 ? sql`union select unnest(array[${uuidList(otherIds)}])` : sql``;
   const result = await db.execute(sql`
     with usable as (${usableDocumentsSql(scope)}),
-    q as materialized (select ${toVectorLiteral(embedding)}::vector as v),
+    q as materialized (select ${toCosineQueryLiteral(embedding)}::vector as v),
     near as (
       select e.chunk_id, 1 - (e.embedding <=> q.v) as score
       from personality_chunk_embeddings e, q

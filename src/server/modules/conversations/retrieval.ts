@@ -10,7 +10,7 @@ import type { Database } from '../../db/client';
 import type { Logger } from '../../lib/logger';
 import type { EmbeddingClient } from '../../ai/embeddings';
 import { words } from '../../ai/offline/text-match';
-import { sayableSentences } from '../../ai/offline/offline-responder';
+import { bestSayableSentence } from '../../ai/offline/offline-responder';
 import { candidateVectors, nearestChunks, type CandidateVectors, type ChunkHit } from '../documents/chunk-search.repository';
 import type { VectorStore } from '../../db/embeddings-schema';
 import { sentenceCosines } from '../documents/sentence-vectors';
@@ -206,14 +206,8 @@ export function createRetriever(db: Database, vectors: VectorSearch | undefined,
         // The ranking counts every sentence (a question line says what the passage is about);
         // the sentence to quote, and the evidence that the documents answer at all, is the
         // closest one that says something.
-        const sayable = cosines.length > 0 ? sayableSentences(hit.content) : [];
-        let best = -1;
-        let bestSaid = -1;
-        cosines.forEach((c, i) => {
-          if (best === -1 || c > cosines[best]!) best = i;
-          if (sayable[i] && (bestSaid === -1 || c > cosines[bestSaid]!)) bestSaid = i;
-        });
-        const sentence = best >= 0 ? cosines[best]! : v.cosine;
+        const bestSaid = bestSayableSentence(hit.content, cosines);
+        const sentence = cosines.length > 0 ? Math.max(...cosines) : v.cosine;
         const semantic = (v.cosine + sentence) / 2;
         return {
           hit,
