@@ -118,8 +118,8 @@ export function createChatService(deps: ChatDeps) {
 
   /**
    * Only what the first token needs: the access check with the saved history and retrieval's first
-   * read (one statement), then retrieval's ranking and its winning chunks (one more), and the
-   * prompt (persona from the context cache).
+   * read (one statement), the persona from the context cache (its starters say whether the
+   * question's vector is kept), then retrieval's ranking and its winning chunks, and the prompt.
    */
   async function prepare(viewer: Viewer | null, personalityId: string, input: ExchangeInput, limit?: PendingHit): Promise<Exchange> {
     const viewerId = viewer?.id ?? null;
@@ -128,8 +128,10 @@ export function createChatService(deps: ChatDeps) {
       throw new AppError('NOT_FOUND', messages.personality.notFound);
     }
     const { personality, saved, known } = await accessAndHistory(viewer, personalityId, input, limit);
-    const result = await retriever.search({ personalityId, viewerId, text: input.message, limit: limits.chatPassages, known });
     const { context, hit } = await contexts.get(personality);
+    // A clicked starter's vector is kept (most visitors' first question is one).
+    const starter = context.starters.includes(input.message);
+    const result = await retriever.search({ personalityId, viewerId, text: input.message, limit: limits.chatPassages, known, starter });
     const { turns, title } = history(viewer, saved, input, context.greeting);
     // When the documents cannot answer, nothing is quoted or cited, and the prompt says so.
     const found = answeringPassages(result);

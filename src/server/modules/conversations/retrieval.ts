@@ -14,6 +14,7 @@ import { bestSayableSentence } from '../../ai/offline/offline-responder';
 import { candidateVectors, nearestChunks, type CandidateVectors, type ChunkHit } from '../documents/chunk-search.repository';
 import type { VectorStore } from '../../db/embeddings-schema';
 import { sentenceCosines } from '../documents/sentence-vectors';
+import { StarterVectors } from './starter-vectors';
 import type * as repo from './retrieval.repository';
 import { createLexicalSearch } from './lexical-search';
 
@@ -36,6 +37,8 @@ export interface RetrievalQuery extends repo.ChunkScope {
   limit: number;
   /** The question's words and usable documents, already read for this scope and text (questionColumns). */
   known?: repo.QuestionAndDocuments;
+  /** The question is one of this personality's conversation starters: its vector is kept (starter-vectors.ts). */
+  starter?: boolean;
 }
 
 export interface RetrievalResult {
@@ -140,6 +143,7 @@ interface Scored {
 
 export function createRetriever(db: Database, vectors: VectorSearch | undefined, logger?: Logger): Retriever {
   const fullText = createLexicalSearch(db, { logger });
+  const starters = new StarterVectors();
   return {
     mode: vectors ? 'hybrid' : 'full-text',
     warm: (personalityId) => fullText.warm(personalityId),
@@ -160,7 +164,8 @@ export function createRetriever(db: Database, vectors: VectorSearch | undefined,
         vectors && asked.documents.length > 0
           ? (async () => {
               try {
-                embedding = await vectors.embedQuery(asFirstPerson(query.text));
+                const question = asFirstPerson(query.text);
+                embedding = await (query.starter ? starters.get(query.personalityId, question, (t) => vectors.embedQuery(t)) : vectors.embedQuery(question));
                 if (vectors.nearestWithVectors) {
                   // The full-text candidates are in long before the question's vector (~1 ms against ~20).
                   const others = await lexicalSearch.then(

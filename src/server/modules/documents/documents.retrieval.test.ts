@@ -5,6 +5,7 @@ import { startTestServer, type TestServer } from '../../test-support/test-server
 import { fakeEmbedding, startFakeOpenAI, type FakeOpenAI } from '../../../../tests/fakes/openai-fake';
 import { nearestChunks, searchChunksFullText } from './chunk-search.repository';
 import { createPersonality, uploadOne, waitForDocument } from './documents.test-support';
+import { asFirstPerson } from '../conversations/retrieval';
 
 const DIMS = 128;
 let fake: FakeOpenAI;
@@ -91,4 +92,23 @@ describe('retrieval over chunks', () => {
       expect(await searchChunksFullText(db, { personalityId: pid, viewerId: viewer, query: 'telescope', limit: 5 })).toEqual([]);
     }
   });
+
+  it('embeds a clicked conversation starter once, and a typed question each time it is asked', async () => {
+    const starters = (await owner.get(`/api/personalities/${pid}/starters`)).body.starters as string[];
+    expect(starters.length).toBeGreaterThan(0);
+    const ask = async (message: string) => {
+      const res = await owner.raw(`/api/personalities/${pid}/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message }) });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('event: done');
+    };
+    const embeddedTimes = (message: string) => fake.requests.flatMap((r) => r.body.input as string[]).filter((t) => t === asFirstPerson(message)).length;
+    await ask(starters[0]!);
+    await ask(starters[0]!);
+    expect(embeddedTimes(starters[0]!)).toBe(1);
+    const typed = 'What did you see through the telescope?';
+    await ask(typed);
+    await ask(typed);
+    expect(embeddedTimes(typed)).toBe(2);
+  });
 });
+
