@@ -62,7 +62,13 @@ export async function startKindred(env: Record<string, string>): Promise<Kindred
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   child.stderr!.on('data', (d) => (err = (err + String(d)).slice(-4000)));
+  let stopping = false;
+  // A server that dies under a test leaves only "ECONNREFUSED" in the next one: say why it died.
+  child.once('exit', (code, signal) => {
+    if (!stopping) console.error(`the app at ${url} exited (code ${code}, signal ${signal}); its last output:\n${err}`);
+  });
   const stop = async () => {
+    stopping = true;
     if (child.exitCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
