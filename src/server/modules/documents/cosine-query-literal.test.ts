@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '../../db/client';
 import { toCosineQueryLiteral, toVectorLiteral } from './chunk-search.repository';
+import { cosine } from './float-vectors';
 
 let handle: DatabaseHandle;
 beforeAll(async () => {
@@ -19,12 +20,6 @@ function randomVector(seed: number, dims = 512, length = 1): number[] {
   const v = Array.from({ length: dims }, next);
   const norm = Math.hypot(...v);
   return v.map((x) => (x / norm) * length);
-}
-
-function cosine(a: number[], b: number[]): number {
-  let dot = 0;
-  for (let i = 0; i < a.length; i++) dot += a[i]! * b[i]!;
-  return dot / (Math.hypot(...a) * Math.hypot(...b));
 }
 
 function components(literal: string): number[] {
