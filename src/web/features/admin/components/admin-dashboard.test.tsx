@@ -32,7 +32,17 @@ describe('admin dashboard', () => {
     const api = stubAdminApi({
       flags: [
         makeFlag({ personalityName: 'Marie Curie', flagTypes: ['harassment'], confidence: 0.85, excerpt: '<b>You</b> are a worthless idiot.' }),
-        makeFlag({ personalityName: 'Isaac Newton', flagTypes: ['reported'], confidence: 0.5, reporter: 'Rita', reportReason: 'Felt off', documentFileName: 'notes.txt', personalityIsPublic: true }),
+        makeFlag({
+          personalityName: 'Isaac Newton',
+          flagTypes: ['reported'],
+          confidence: 0.5,
+          reporter: 'Rita',
+          reportReason: 'Felt off',
+          documentFileName: 'notes.txt',
+          personalityIsPublic: true,
+          excerpt: 'Gravity bends light.\n\n[DO_NOT_READ](from notes.txt (chunk 3))[/DO_NOT_READ]',
+          createdAt: new Date(2026, 10, 27, 9, 5).toISOString(),
+        }),
       ],
     });
     const user = userEvent.setup();
@@ -48,6 +58,10 @@ describe('admin dashboard', () => {
     expect(newton.getByTestId('flag-types')).not.toHaveAttribute('data-variant', 'destructive');
     expect(newton.getByText('Rita')).toBeInTheDocument();
     expect(newton.getByText('notes.txt')).toBeInTheDocument();
+    // Spec section 9's date format; a reported reply's citation bold, its markers not shown.
+    expect(newton.getByText('Nov 27, 2026 09:05')).toBeInTheDocument();
+    expect(newton.getByTestId('flag-excerpt').textContent).toBe('Gravity bends light.\n\n(from notes.txt (chunk 3))');
+    expect(within(newton.getByTestId('flag-excerpt')).getByText('(from notes.txt (chunk 3))').tagName).toBe('STRONG');
 
     await user.type(marie.getByLabelText('Admin notes (optional)'), 'Abusive');
     await user.click(marie.getByRole('button', { name: 'Confirm Violation' }));
@@ -57,6 +71,7 @@ describe('admin dashboard', () => {
     const reviewed = within(screen.getByRole('list', { name: 'Recently reviewed flags' }));
     expect(reviewed.getByText('Confirmed')).toBeInTheDocument();
     expect(reviewed.getByText('Abusive')).toBeInTheDocument();
+    expect(reviewed.getByText(/^[A-Z][a-z]{2} \d{1,2}, \d{4} \d{2}:\d{2}$/)).toBeInTheDocument();
     // A confirmed violation on a public personality offers making it private.
     expect(reviewed.getByRole('button', { name: 'Make Marie Curie private' })).toBeInTheDocument();
 

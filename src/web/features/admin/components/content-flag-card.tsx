@@ -8,6 +8,8 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Label } from '../../../components/ui/label';
 import { Textarea } from '../../../components/ui/textarea';
+import { DoNotReadText } from '../../../components/do-not-read-text';
+import { formatDateTime } from '../../../lib/date-format';
 
 interface Props {
   flag: ContentFlag;
@@ -52,14 +54,14 @@ export function ContentFlagCard({ flag, busy, onDecide }: Props) {
           )}
           <dt>Flagged</dt>
           <dd>
-            <time dateTime={flag.createdAt}>{new Date(flag.createdAt).toLocaleString()}</time>
+            <time dateTime={flag.createdAt}>{formatDateTime(flag.createdAt)}</time>
           </dd>
         </dl>
       </CardHeader>
       <CardContent className="grid gap-3">
         {/* Text only: an excerpt is user content and is never rendered as HTML. */}
         <blockquote className="whitespace-pre-wrap break-words rounded-md border-l-4 border-destructive/50 bg-muted/50 px-3 py-2 text-sm" data-testid="flag-excerpt">
-          {flag.excerpt}
+          <DoNotReadText text={flag.excerpt} />
         </blockquote>
         <div className="grid gap-1.5">
           <Label htmlFor={notesId}>Admin notes (optional)</Label>

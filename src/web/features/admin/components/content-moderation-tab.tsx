@@ -4,6 +4,7 @@
 import { toast } from 'sonner';
 import { messages } from '../../../../shared/messages';
 import { Badge } from '../../../components/ui/badge';
+import { formatDateTime } from '../../../lib/date-format';
 import { useContentFlags, useReviewFlag } from '../api/content-flags';
 import { AdminEmpty, AdminListSkeleton, AdminLoadError } from './admin-states';
 import { ContentFlagCard } from './content-flag-card';
@@ -63,7 +64,7 @@ export function ContentModerationTab() {
                 <span className="font-medium break-words">{f.personalityName}</span>
                 {f.reviewedAt && (
                   <time className="text-muted-foreground" dateTime={f.reviewedAt}>
-                    {new Date(f.reviewedAt).toLocaleDateString()}
+                    {formatDateTime(f.reviewedAt)}
                   </time>
                 )}
                 {f.adminNotes && <span className="basis-full break-words text-muted-foreground">{f.adminNotes}</span>}

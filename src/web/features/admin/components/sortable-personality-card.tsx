@@ -2,7 +2,7 @@
 // sharing badge, description, creation date, creator and the numeric Order input.
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { format } from 'date-fns';
+import { formatDateTime } from '../../../lib/date-format';
 import { GlobeIcon, GripVerticalIcon } from 'lucide-react';
 import { cn } from '../../../lib/cn';
 import { Badge } from '../../../components/ui/badge';
@@ -14,8 +14,6 @@ interface Props {
   onOrderChange: (id: string, raw: string) => void;
 }
 
-/** Spec section 9: "MMM d, yyyy HH:mm". */
-export const formatCreated = (iso: string) => format(new Date(iso), 'MMM d, yyyy HH:mm');
 
 export function SortablePersonalityCard({ item, onOrderChange }: Props) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
@@ -56,7 +54,7 @@ export function SortablePersonalityCard({ item, onOrderChange }: Props) {
           <p className="line-clamp-2 text-sm break-words text-muted-foreground">{item.description}</p>
         )}
         <p className="text-xs text-muted-foreground">
-          Created {formatCreated(item.createdAt)} <span aria-hidden>·</span>{' '}
+          Created {formatDateTime(item.createdAt)} <span aria-hidden>·</span>{' '}
           <span className="wrap-anywhere">{item.creatorEmail}</span>
         </p>
       </div>

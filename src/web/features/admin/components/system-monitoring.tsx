@@ -1,6 +1,6 @@
 // The System Monitoring card's body: daily voice-credit usage with its level message, and the
 // recent rate-limit windows (endpoint, count, window start, user id prefix, address).
-import { format } from 'date-fns';
+import { formatDateTime } from '../../../lib/date-format';
 import { TriangleAlert } from 'lucide-react';
 import { messages } from '../../../../shared/messages';
 import { Progress } from '../../../components/ui/progress';
@@ -92,7 +92,7 @@ function RateLimitList() {
                     {high && <TriangleAlert className="size-3.5 text-amber-600" role="img" aria-label="High request count" />}
                   </span>
                 </td>
-                <td className="px-2 py-1.5 whitespace-nowrap">{format(new Date(row.windowStart), 'MMM d, yyyy HH:mm')}</td>
+                <td className="px-2 py-1.5 whitespace-nowrap">{formatDateTime(row.windowStart)}</td>
                 <td className="px-2 py-1.5 font-mono">{row.userId ?? '–'}</td>
                 <td className="px-2 py-1.5 font-mono">{row.ipAddress ?? '–'}</td>
               </tr>

@@ -10,6 +10,7 @@ import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '../../../components/ui/dialog';
 import { Label } from '../../../components/ui/label';
 import { Textarea } from '../../../components/ui/textarea';
+import { DoNotReadText } from '../../../components/do-not-read-text';
 
 export function ReportReplyDialog({ personalityId, content }: { personalityId: string; content: string }) {
   const [open, setOpen] = useState(false);
@@ -46,7 +47,9 @@ export function ReportReplyDialog({ personalityId, content }: { personalityId: s
             <DialogTitle>{messages.moderation.reportTitle}</DialogTitle>
             <DialogDescription>An administrator will review it. Tell them what is wrong, if you like.</DialogDescription>
           </DialogHeader>
-          <blockquote className="max-h-32 overflow-y-auto whitespace-pre-wrap break-words rounded-md bg-muted/50 px-3 py-2 text-sm">{content}</blockquote>
+          <blockquote className="max-h-32 overflow-y-auto whitespace-pre-wrap break-words rounded-md bg-muted/50 px-3 py-2 text-sm">
+            <DoNotReadText text={content} />
+          </blockquote>
           <div className="grid gap-1.5">
             <Label htmlFor={reasonId}>{messages.moderation.reportReasonLabel}</Label>
             <Textarea id={reasonId} value={reason} maxLength={1000} onChange={(e) => setReason(e.target.value)} rows={3} />

@@ -25,6 +25,21 @@ describe('Report on a reply', () => {
     expect(screen.queryByRole('dialog', { name: 'Report this reply' })).toBeNull();
   });
 
+  it('shows the citation bold, without its DO_NOT_READ markers, and reports the reply as it was', async () => {
+    const api = fakeApi({ override: ({ method, path }) => (method === 'POST' && path === PATH ? { status: 200, body: { ok: true } } : undefined) });
+    const user = userEvent.setup();
+    const content = 'I sailed in 1974.\n\n[DO_NOT_READ](from log.txt (chunk 2))[/DO_NOT_READ]';
+    renderApp(<ReportReplyDialog personalityId="p-1" content={content} />);
+    await user.click(screen.getByRole('button', { name: 'Report this reply' }));
+    const dialog = screen.getByRole('dialog', { name: 'Report this reply' });
+    const quote = dialog.querySelector('blockquote')!;
+    expect(quote.textContent).toBe('I sailed in 1974.\n\n(from log.txt (chunk 2))');
+    expect(within(quote).getByText('(from log.txt (chunk 2))').tagName).toBe('STRONG');
+    await user.click(within(dialog).getByRole('button', { name: 'Report' }));
+    await screen.findByText('Thank you. The reply has been reported for review.');
+    expect(api.callsTo('POST', PATH)[0]!.body).toEqual({ content, reason: '' });
+  });
+
   it('says so when the report fails, and keeps the dialog open', async () => {
     fakeApi({ override: ({ method, path }) => (method === 'POST' && path === PATH ? { status: 500, body: { error: { code: 'INTERNAL', message: 'x' } } } : undefined) });
     const user = userEvent.setup();

@@ -2,7 +2,7 @@
 // Process (run it all again), Rechunk (split the extracted text again), Private, Delete.
 import { useId } from 'react';
 import { toast } from 'sonner';
-import { format } from 'date-fns';
+import { formatDateTime } from '../../../lib/date-format';
 import { AudioLinesIcon, FileTextIcon, GlobeIcon, LoaderCircleIcon, RefreshCwIcon, ScissorsIcon } from 'lucide-react';
 import { messages } from '../../../../shared/messages';
 import type { DocumentDto } from '../../../../shared/schemas/documents';
@@ -44,7 +44,7 @@ export function DocumentRow({ personalityId, document: doc, onOpen }: Props) {
   const details = [
     doc.sizeBytes !== null ? formatBytes(doc.sizeBytes) : null,
     `${doc.chunkCount} ${doc.chunkCount === 1 ? 'chunk' : 'chunks'}`,
-    format(new Date(doc.createdAt), 'MMM d, yyyy HH:mm'),
+    formatDateTime(doc.createdAt),
   ].filter(Boolean);
 
   return (

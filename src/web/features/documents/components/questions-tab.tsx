@@ -1,7 +1,7 @@
 // The User Questions tab: what people asked this personality, the latest 50 newest first, with a
 // "Registered User" badge when a signed-in person asked (who it was is not disclosed), and the
 // control that deletes everything asked before a chosen date.
-import { format } from 'date-fns';
+import { formatDateTime } from '../../../lib/date-format';
 import { RotateCwIcon } from 'lucide-react';
 import { limits } from '../../../../shared/limits';
 import { messages } from '../../../../shared/messages';
@@ -48,7 +48,7 @@ export function QuestionsTab({ personalityId }: { personalityId: string }) {
           <li key={q.id} className="grid min-w-0 gap-1.5 rounded-lg border bg-card p-3">
             <p className="text-sm break-words whitespace-pre-wrap">{q.questionText}</p>
             <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
-              <time dateTime={q.askedAt}>{format(new Date(q.askedAt), 'MMM d, yyyy HH:mm')}</time>
+              <time dateTime={q.askedAt}>{formatDateTime(q.askedAt)}</time>
               {q.isRegisteredUser && <Badge variant="secondary">{messages.questions.registeredUser}</Badge>}
             </div>
           </li>
