@@ -84,14 +84,17 @@ export function SelfPacedChat({ personality, send, busy, onClearChat, registerRe
 
   const stt = capabilities.data?.stt;
   const sttMissing = stt !== undefined && !stt.available;
+  // A turn is under way from Stop (the recording is finishing) until its reply has streamed.
+  // While the microphone starts, the status stays Ready (nothing is recorded yet); the button waits.
+  const turnBusy = processing || busy || recorder.finishing;
   const status = recorder.recording
     ? `Recording... ${recorder.seconds}s / ${maxSeconds}s`
     : speech.active
       ? 'Playing response'
-      : processing || busy || recorder.starting
+      : turnBusy
         ? 'Processing...'
         : 'Ready';
-  const state = recorder.recording ? 'recording' : speech.active ? 'playing' : processing || busy ? 'processing' : 'ready';
+  const state = recorder.recording ? 'recording' : speech.active ? 'playing' : turnBusy ? 'processing' : 'ready';
 
   const toggleRecording = () => {
     if (recorder.recording) {
@@ -137,7 +140,7 @@ export function SelfPacedChat({ personality, send, busy, onClearChat, registerRe
       <div className="flex flex-wrap items-center gap-3">
         <Button
           onClick={toggleRecording}
-          disabled={sttMissing || capabilities.isPending || recorder.starting || (!recorder.recording && (processing || busy))}
+          disabled={sttMissing || capabilities.isPending || recorder.starting || (!recorder.recording && turnBusy)}
           variant={recorder.recording ? 'destructive' : 'default'}
           className="min-w-40"
         >
@@ -154,7 +157,7 @@ export function SelfPacedChat({ personality, send, busy, onClearChat, registerRe
             player.stop();
             onClearChat();
           }}
-          disabled={recorder.recording || processing || busy}
+          disabled={recorder.recording || turnBusy}
         >
           <Trash2Icon aria-hidden />
           Clear Chat

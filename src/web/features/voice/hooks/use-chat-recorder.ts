@@ -1,5 +1,7 @@
 // The Self-paced recorder's life: start (the microphone's errors as the spec's messages), a
-// seconds counter, the automatic stop at the limit (with a warning), and stop or cancel.
+// seconds counter, the automatic stop at the limit (with a warning), and stop or cancel. Between
+// Stop and the finished recording (the capture is flushed and encoded, ~100 ms) it is `finishing`:
+// the turn has begun, so the page says Processing and a second recording cannot start over it.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { messages } from '../../../../shared/messages';
@@ -15,6 +17,7 @@ interface Options {
 export function useChatRecorder({ maxSeconds, onRecorded }: Options) {
   const [recording, setRecording] = useState(false);
   const [starting, setStarting] = useState(false);
+  const [finishing, setFinishing] = useState(false);
   const [seconds, setSeconds] = useState(0);
   const recorder = useRef<PcmRecorder | null>(null);
   const timer = useRef<ReturnType<typeof setInterval> | null>(null);
@@ -32,18 +35,24 @@ export function useChatRecorder({ maxSeconds, onRecorded }: Options) {
     recorder.current = null;
     clearTimer();
     setRecording(false);
-    let result: Recording;
+    setFinishing(true);
     try {
-      result = await active.stop();
-    } catch {
-      toast.error(messages.voice.processRecordingFailed);
-      return;
+      let result: Recording;
+      try {
+        result = await active.stop();
+      } catch {
+        toast.error(messages.voice.processRecordingFailed);
+        return;
+      }
+      // Handed over before `finishing` ends, so the caller's own busy state takes over in the same render.
+      latest.current.onRecorded(result);
+    } finally {
+      setFinishing(false);
     }
-    latest.current.onRecorded(result);
   }, []);
 
   const start = useCallback(async (): Promise<boolean> => {
-    if (recorder.current || starting) return false;
+    if (recorder.current || starting || finishing) return false;
     if (!microphoneSupported()) {
       toast.error(messages.voice.micUnsupported);
       return false;
@@ -69,7 +78,7 @@ export function useChatRecorder({ maxSeconds, onRecorded }: Options) {
       }
     }, 200);
     return true;
-  }, [starting, stop]);
+  }, [starting, finishing, stop]);
 
   // Leaving the conversation releases the microphone.
   useEffect(
@@ -81,5 +90,5 @@ export function useChatRecorder({ maxSeconds, onRecorded }: Options) {
     [],
   );
 
-  return { recording, starting, seconds, start, stop };
+  return { recording, starting, finishing, seconds, start, stop };
 }
