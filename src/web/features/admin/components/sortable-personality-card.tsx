@@ -14,7 +14,6 @@ interface Props {
   onOrderChange: (id: string, raw: string) => void;
 }
 
-
 export function SortablePersonalityCard({ item, onOrderChange }: Props) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
     id: item.id,
