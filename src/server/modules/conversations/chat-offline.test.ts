@@ -141,6 +141,17 @@ describe('chat with the offline responder', () => {
     expect(res.text).toContain('Analytical Engine');
   });
 
+  it('answers from a document whose text is stored while its vectors are still being made, without saying it is not ready', async () => {
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Ada Lovelace');
+    await seedDocument(server.database.db, { personalityId: id, fileName: 'engine-notes.txt', chunks: ENGINE_NOTES, processingState: 'processing' });
+    const res = await chat(owner, id, { message: 'What about the Analytical Engine?' });
+    expect(eventOf(res, 'start')!.documentsProcessing).toBe(false);
+    expect(res.text).not.toContain('still being processed');
+    expect(res.text).toContain('Analytical Engine');
+    expect(eventOf(res, 'start')!.documentReferences[0].fileName).toMatch(/^engine-notes\.txt \(chunk \d+\)$/);
+  });
+
   it('continues a saved conversation and offers four starters with the greeting', async () => {
     const owner = await server.user();
     const id = await createPersonality(owner, 'Ada Lovelace', { description: 'Mathematician, mathematician of the engine, and poet' });

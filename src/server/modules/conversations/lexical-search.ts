@@ -160,7 +160,9 @@ export function createLexicalSearch(db: Database, opts: { budgetBytes?: number; 
     questionWords,
     async search(scope, text, limit, known) {
       const { terms, nameTerms, documents } = known ?? (await questionWords(scope, text));
-      const documentsNotReady = documents.filter((d) => d.notReady).length;
+      // Only documents whose text is not stored yet: one whose vectors are still being made (or
+      // that is being re-chunked) already answers by its words, so "I cannot draw on them" would be untrue.
+      const documentsNotReady = documents.filter((d) => d.notReady && d.chunkCount === 0).length;
       if (terms.length === 0 || documents.length === 0) {
         return { hits: [], documentsNotReady, documents: documents.length, terms: terms.length, absentTerms: terms.length, absentNames: nameTerms.length, ceiling: 0 };
       }
