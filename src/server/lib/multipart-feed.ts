@@ -12,6 +12,10 @@ export async function feedMultipart(reader: ReadableStreamDefaultReader<Uint8Arr
     busboy.on('error', reject);
   });
   finished.catch(() => {});
+  // A body cut off inside a file part (a closed tab, a dropped connection) makes busboy emit
+  // "Unexpected end of file" on that part's stream; unheard, it would throw and end the process.
+  // The caller's own listeners still hear it; this one only keeps it from being unheard.
+  busboy.on('file', (_field, stream) => stream.on('error', () => {}));
   let total = 0;
   try {
     for (;;) {

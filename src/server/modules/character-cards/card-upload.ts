@@ -50,6 +50,8 @@ export async function readCardUpload(c: Context<AppEnv>): Promise<Buffer> {
       stream.on('error', reject);
       stream.on('close', () => resolve({ bytes: Buffer.concat(parts), truncated }));
     });
+    // Awaited only when the form was whole: a cut-off body's rejection must not go unhandled.
+    file.catch(() => {});
   });
   const reader = body.getReader();
   const fed = await feedMultipart(reader, busboy, CARD_MAX_BYTES + BODY_SLACK);
