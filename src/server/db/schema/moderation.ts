@@ -27,6 +27,8 @@ export const contentFlags = pgTable(
     reportReason: text('report_reason'),
     /** The flag made its document private (a false positive gives it back). */
     heldDocument: boolean('held_document').notNull().default(false),
+    /** The owner's own choice when the flag held the document: a false positive restores it (never publishes a private one). */
+    documentWasPrivate: boolean('document_was_private').notNull().default(false),
     status: text('status').$type<FlagStatus>().notNull().default('pending'),
     adminNotes: text('admin_notes'),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),

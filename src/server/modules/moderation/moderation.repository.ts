@@ -16,6 +16,7 @@ export interface NewFlag {
   contentExcerpt: string;
   reportReason?: string | null;
   heldDocument?: boolean;
+  documentWasPrivate?: boolean;
 }
 
 export async function insertFlag(db: Database, flag: NewFlag): Promise<string> {
@@ -73,14 +74,23 @@ export async function reviewFlag(
 }
 
 /** A document held by moderation: makes it private (its chunks follow). */
-export async function holdDocument(db: Database, documentId: string): Promise<void> {
+export async function holdDocument(db: Database, documentId: string): Promise<{ wasPrivate: boolean }> {
+  // Already held by another open flag: its private state is the hold's, so the owner's choice is
+  // the one that flag kept.
+  const [open] = await db
+    .select({ wasPrivate: contentFlags.documentWasPrivate })
+    .from(contentFlags)
+    .where(and(eq(contentFlags.documentId, documentId), eq(contentFlags.heldDocument, true), inArray(contentFlags.status, ['pending', 'approved'])))
+    .limit(1);
+  const [before] = await db.select({ isPrivate: personalityDocuments.isPrivate }).from(personalityDocuments).where(eq(personalityDocuments.id, documentId));
   await db.update(personalityDocuments).set({ isPrivate: true }).where(eq(personalityDocuments.id, documentId));
+  return { wasPrivate: open ? open.wasPrivate : Boolean(before?.isPrivate) };
 }
 
-export async function releaseDocument(db: Database, documentId: string): Promise<void> {
-  // Only when no other flag still holds it.
+/** A cleared hold gives the document back the owner's own choice, once no other flag holds it. */
+export async function releaseDocument(db: Database, documentId: string, wasPrivate: boolean): Promise<void> {
   const open = await documentHeld(db, documentId);
-  if (!open) await db.update(personalityDocuments).set({ isPrivate: false }).where(eq(personalityDocuments.id, documentId));
+  if (!open) await db.update(personalityDocuments).set({ isPrivate: wasPrivate }).where(eq(personalityDocuments.id, documentId));
 }
 
 /** A pending or confirmed flag keeps the document private. */

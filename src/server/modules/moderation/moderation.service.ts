@@ -69,7 +69,7 @@ export function createModerationService(deps: ModerationDeps) {
     return { result, severe: result.categories.some((c) => severe.has(c.type)) };
   }
 
-  async function flag(verdict: ModerationVerdict, at: { personalityId: string; source: FlagSource; text: string; documentId?: string; hold?: boolean }) {
+  async function flag(verdict: ModerationVerdict, at: { personalityId: string; source: FlagSource; text: string; documentId?: string; hold?: { wasPrivate: boolean } }) {
     if (verdict.result.categories.length === 0) return;
     await repo.insertFlag(db, {
       personalityId: at.personalityId,
@@ -79,6 +79,7 @@ export function createModerationService(deps: ModerationDeps) {
       confidence: verdict.result.confidence,
       contentExcerpt: excerptOf(at.text),
       heldDocument: Boolean(at.hold),
+      documentWasPrivate: at.hold?.wasPrivate ?? false,
     });
   }
 
@@ -106,8 +107,8 @@ export function createModerationService(deps: ModerationDeps) {
         const part = text.slice(i, i + WINDOW + 200);
         const verdict = await check(part);
         if (verdict.result.categories.length > 0) {
-          await repo.holdDocument(db, doc.id);
-          await flag(verdict, { personalityId: doc.personalityId, source: 'document', text: part, documentId: doc.id, hold: true });
+          const hold = await repo.holdDocument(db, doc.id);
+          await flag(verdict, { personalityId: doc.personalityId, source: 'document', text: part, documentId: doc.id, hold });
           return true;
         }
       }
@@ -144,8 +145,10 @@ export function createModerationService(deps: ModerationDeps) {
       if (!existing) throw new AppError('NOT_FOUND', messages.errors.notFound);
       const done = await repo.reviewFlag(db, id, { status: input.status, adminNotes: input.adminNotes ?? null, reviewerId: admin.id, at: clock.now() });
       if (!done) throw new AppError('CONFLICT', messages.admin.flagNotPending);
-      // A false positive gives a held document back to its owner's choice (visible again).
-      if (input.status === 'rejected' && existing.flag.heldDocument && existing.flag.documentId) await repo.releaseDocument(db, existing.flag.documentId);
+      // A false positive gives a held document back to its owner's choice (private stays private).
+      if (input.status === 'rejected' && existing.flag.heldDocument && existing.flag.documentId) {
+        await repo.releaseDocument(db, existing.flag.documentId, existing.flag.documentWasPrivate);
+      }
       return toDto((await repo.findFlag(db, id))!);
     },
   };

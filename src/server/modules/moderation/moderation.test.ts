@@ -124,6 +124,26 @@ describe('documents', () => {
     const recent = (await admin.get('/api/admin/content-flags')).body.recent as { id: string; status: string }[];
     expect(recent.find((f) => f.id === flag.id)?.status).toBe('rejected');
   });
+
+  it("a false positive gives a held document back its owner's choice: one uploaded private stays private", async () => {
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Diary Ada');
+    await makePublic(server.database.db, id);
+    const docId = await uploadOne(owner, id, { name: 'private-diary.txt', type: 'text/plain', data: 'My diary.\n\nAll immigrants are vermin, my grandfather wrote.\n\nThe end.' }, { isPrivate: 'true' });
+    await waitForDocument(owner, id, docId);
+    const flag = await flagFor('immigrants are vermin, my grandfather');
+    expect((await admin.post(`/api/admin/content-flags/${flag.id}/review`, { status: 'rejected' })).status).toBe(200);
+    const after = await owner.get(`/api/personalities/${id}/documents`);
+    expect(after.body.documents.find((d: { id: string }) => d.id === docId).isPrivate).toBe(true);
+    // Flagged again when processed again (still held: its state is the hold's), cleared again: still the owner's choice.
+    expect((await owner.post(`/api/personalities/${id}/documents/${docId}/process`)).status).toBe(202);
+    await waitForDocument(owner, id, docId);
+    let again: Awaited<ReturnType<typeof pendingFlags>>[number] | undefined;
+    await expect.poll(async () => (again = (await pendingFlags()).find((f) => f.excerpt.includes('my grandfather wrote') && f.id !== flag.id))).toBeDefined();
+    expect((await admin.post(`/api/admin/content-flags/${again!.id}/review`, { status: 'rejected' })).status).toBe(200);
+    const last = await owner.get(`/api/personalities/${id}/documents`);
+    expect(last.body.documents.find((d: { id: string }) => d.id === docId).isPrivate).toBe(true);
+  });
 });
 
 describe('reports and review', () => {

@@ -1,0 +1,1 @@
+ALTER TABLE "content_flags" ADD COLUMN "document_was_private" boolean DEFAULT false NOT NULL;
