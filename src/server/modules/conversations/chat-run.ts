@@ -209,10 +209,14 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
       } finally {
         // Left early (Stop, a dropped connection): end the model call too.
         if (!finished) void reply?.return?.(undefined)?.catch(() => {});
-        // Stopped by the person (or the connection dropped): keep the question and what they saw.
+        // Stopped by the person (or the connection dropped): keep the question and what they saw,
+        // checked like a completed reply (a severe one is not kept; anything flagged waits for an admin).
         if (!settled) {
-          if (text.trim()) await save(text, 'stopped', ex.documents);
-          else await persist();
+          if (text.trim()) {
+            const verdict = await deps.moderation?.checkAndFlag(ex.personality.id, 'reply', text);
+            if (verdict?.severe) await save(messages.moderation.replyWithheld, 'fallback', []);
+            else await save(text, 'stopped', ex.documents);
+          } else await persist();
         }
       }
     },

@@ -229,11 +229,11 @@ export function createChatService(deps: ChatDeps) {
       startedAt: number,
       limit?: PendingHit,
     ): Promise<ChatRun> {
-      const ex = await screen(
-        personalityId,
-        input.message,
-        input.previewId ? afterLimit(limit, fromPreview(viewer, personalityId, { ...input, previewId: input.previewId })) : prepare(viewer, personalityId, input, limit),
-      );
+      // A signed preview's message was checked (and flagged) when it was previewed, and the
+      // signature holds it unchanged: checking it again would file the same flag twice.
+      const ex = input.previewId
+        ? await afterLimit(limit, fromPreview(viewer, personalityId, { ...input, previewId: input.previewId }))
+        : await screen(personalityId, input.message, prepare(viewer, personalityId, input, limit));
       return createChatRun({ db, clock, logger, responder, cache: contexts.cache, questions, moderation }, viewer, ex, startedAt);
     },
   };

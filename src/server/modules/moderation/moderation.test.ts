@@ -5,6 +5,7 @@ import type { TestClient, TestServer } from '../../test-support/test-server';
 import { startTestServer } from '../../test-support/test-server';
 import { startFakeChat, type FakeChat } from '../../../../tests/fakes/openai-chat-fake';
 import { messages } from '../../../shared/messages';
+import { createChatStreamParser } from '../../../shared/chat-stream';
 import { chat, createPersonality, eventOf, makePublic } from '../conversations/conversations.test-support';
 import { uploadOne, waitForDocument } from '../documents/documents.test-support';
 import { classifyOffline } from '../../ai/moderation/offline-classifier';
@@ -99,6 +100,57 @@ describe('checks in conversations', () => {
     expect(JSON.stringify(saved.body)).not.toContain('kill you');
     expect(JSON.stringify(saved.body)).toContain(messages.moderation.replyWithheld);
     expect((await flagFor('kill you when you come home')).source).toBe('reply');
+  });
+});
+
+describe('a reply stopped partway, and a previewed message', () => {
+  it('checks a stopped reply like a completed one: a severe one is not kept, and it is flagged', async () => {
+    const threat = "I'm going to kill you when you come home tonight.";
+    fake.set({ mode: 'reply', reply: `${threat} ${Array.from({ length: 300 }, (_, i) => `word${i}`).join(' ')}`, delayMs: 20 });
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Stopped Ada');
+    const controller = new AbortController();
+    const res = await owner.raw(`/api/personalities/${id}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'Say something' }),
+      signal: controller.signal,
+    });
+    const reader = res.body!.getReader();
+    const parser = createChatStreamParser();
+    const decoder = new TextDecoder();
+    let conversationId: string | null = null;
+    let seen = '';
+    while (!seen.includes('tonight.')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      for (const e of parser.feed(decoder.decode(value, { stream: true }))) {
+        if (e.type === 'start') conversationId = e.conversationId;
+        if (e.type === 'delta') seen += e.text;
+      }
+    }
+    controller.abort();
+    let last: { kind: string; content: string; sender: string } | undefined;
+    for (let i = 0; i < 100 && last?.sender !== 'personality'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      last = (await owner.get(`/api/conversations/${conversationId}`)).body.conversation.messages.at(-1);
+    }
+    expect(last).toMatchObject({ kind: 'fallback', content: messages.moderation.replyWithheld });
+    expect((await flagFor('kill you when you come home tonight')).source).toBe('reply');
+  });
+
+  it('files one flag for a message previewed and then sent with its preview', async () => {
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Previewed Ada');
+    const message = 'Shut up, you pathetic loser, nobody cares what you think.';
+    const preview = await owner.post(`/api/personalities/${id}/chat/preview`, { message });
+    expect(preview.status).toBe(200);
+    const sent = await chat(owner, id, { message, previewId: preview.body.previewId });
+    expect(sent.status).toBe(200);
+    await flagFor('pathetic loser');
+    // Both saves are beside the reply: give a second flag time to appear, then count.
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await pendingFlags()).filter((f) => f.excerpt.includes('pathetic loser'))).toHaveLength(1);
   });
 });
 
