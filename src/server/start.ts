@@ -11,7 +11,7 @@ import { createLogger, type Logger } from './lib/logger';
 import { systemClock, type Clock } from './lib/clock';
 import { resolveAuthSecret } from './lib/secrets';
 import { createMailer, type Mailer } from './auth/mailer';
-import { grantListedAdmins } from './auth/roles';
+import { confirmAccountsWithoutMail, grantListedAdmins } from './auth/roles';
 import { createApp } from './app';
 import { createJobRunner } from './jobs/job-runner';
 import type { BlobStorage } from './storage/storage';
@@ -78,6 +78,11 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
       await bus.ready();
       setInvalidationBus(bus);
     }
+    const mailer = opts.mailer ?? createMailer(config.smtpUrl, config.smtpFrom, logger);
+    if (!mailer.delivers) {
+      const confirmed = await confirmAccountsWithoutMail(database.db);
+      if (confirmed > 0) logger.info(`no mail server: ${confirmed} account(s) waiting for a confirmation link confirmed`);
+    }
     const granted = await grantListedAdmins(database.db, config.adminEmails);
     if (granted > 0) logger.info(`admin role granted to ${granted} account(s) from ADMIN_EMAILS`);
     const webRoot = opts.webRoot === null ? undefined : (opts.webRoot ?? config.webRoot ?? (fs.existsSync(defaultWebRoot) ? defaultWebRoot : undefined));
@@ -86,7 +91,7 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
       database,
       logger,
       clock: opts.clock ?? systemClock,
-      mailer: opts.mailer ?? createMailer(config.smtpUrl, config.smtpFrom, logger),
+      mailer,
       authSecret: resolveAuthSecret(config.authSecret, config.dataDir),
       webRoot,
       storage: opts.storage,

@@ -1,5 +1,8 @@
 // With SMTP_URL set, the confirmation e-mail really leaves through SMTP (a tiny SMTP server on
 // loopback receives it) and sign-in waits until the link in it is opened.
+import { eq } from 'drizzle-orm';
+import { user } from '../db/schema/auth';
+import { isAdmin } from './roles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
@@ -30,7 +33,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
   const port = (smtp.server.address() as AddressInfo).port;
-  server = await startTestServer({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_FROM: 'Kindred <kindred@example.com>' } });
+  server = await startTestServer({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_FROM: 'Kindred <kindred@example.com>', ADMIN_EMAILS: 'chief@example.com' } });
 });
 
 afterAll(async () => {
@@ -85,6 +88,19 @@ describe('sign-up with SMTP configured', () => {
     const later = server.client();
     expect((await later.signIn(email, 'secret-pass')).status).toBe(200);
     expect((await later.get('/api/me')).body.user).toMatchObject({ email, displayName: 'Mailed' });
+  });
+
+  it('makes an ADMIN_EMAILS address admin only once its link is opened (signing up with it proves nothing)', async () => {
+    const email = 'chief@example.com';
+    const impostor = server.client();
+    expect((await impostor.signUp(email, 'secret-pass')).status).toBe(200);
+    const [row] = await server.database.db.select({ id: user.id }).from(user).where(eq(user.email, email));
+    expect(await isAdmin(server.database.db, row!.id)).toBe(false);
+    const link = decodeQuotedPrintable((await mailTo(email)).raw).match(/https?:\/\/\S+\/api\/auth\/verify-email\?\S+/)![0];
+    expect((await server.client().raw(link.slice(server.url.length))).status).toBeLessThan(400);
+    const owner = server.client();
+    expect((await owner.signIn(email, 'secret-pass')).status).toBe(200);
+    expect((await owner.get('/api/me')).body.isAdmin).toBe(true);
   });
 
   it('does not accept a tampered link', async () => {

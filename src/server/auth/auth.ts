@@ -1,5 +1,6 @@
 // better-auth wired to our database: e-mail + password, sessions in an httpOnly SameSite cookie
-// that refreshes itself. Admins listed in ADMIN_EMAILS are granted the role as they sign up.
+// that refreshes itself. Admins listed in ADMIN_EMAILS are granted the role once their address is
+// confirmed (at sign-up without a mail server, when the link is opened with one).
 import { betterAuth } from 'better-auth';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
@@ -39,14 +40,14 @@ export function createAuth(deps: AuthDeps) {
       enabled: true,
       minPasswordLength: limits.passwordMin,
       maxPasswordLength: limits.passwordMax,
-      // Without SMTP nobody could ever confirm, so the account works at once (the link is logged).
+      // Without SMTP nobody could ever confirm, so the account is confirmed at sign-up (below).
       requireEmailVerification: mailer.delivers,
       // With mail, the spec's flow: sign-up shows "Check your email..." and waits for the link.
       // Without, no link can ever arrive: the person is signed in straight after sign-up.
       autoSignIn: !mailer.delivers,
     },
     emailVerification: {
-      sendOnSignUp: true,
+      sendOnSignUp: mailer.delivers,
       autoSignInAfterVerification: true,
       async sendVerificationEmail({ user: u, url }) {
         try {
@@ -94,10 +95,20 @@ export function createAuth(deps: AuthDeps) {
           before: async (data) => {
             const email = String(data.email ?? '').trim().toLowerCase();
             const name = String(data.name ?? '').trim() || email.split('@')[0] || email;
-            return { data: { ...data, email, name: name.slice(0, limits.displayNameMax) } };
+            // No mail server: the account is confirmed as it is made (what the start-up line
+            // promises), so adding SMTP_URL later does not lock it out as "not verified".
+            const confirmed = mailer.delivers ? {} : { emailVerified: true };
+            return { data: { ...data, email, name: name.slice(0, limits.displayNameMax), ...confirmed } };
           },
+          // Only a confirmed address is proof enough to be made admin by ADMIN_EMAILS.
           after: async (created) => {
-            await grantRoleIfListed(db, created.id, created.email, deps.adminEmails);
+            if (created.emailVerified) await grantRoleIfListed(db, created.id, created.email, deps.adminEmails);
+          },
+        },
+        update: {
+          // The confirmation link was opened.
+          after: async (updated) => {
+            if (updated.emailVerified) await grantRoleIfListed(db, updated.id, updated.email, deps.adminEmails);
           },
         },
       },

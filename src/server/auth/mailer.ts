@@ -1,5 +1,6 @@
-// Sends account e-mails. With SMTP_URL unset there is nowhere to send them, so the link is
-// written to the server log instead (the embedded default: a self-hoster can still confirm).
+// Sends account e-mails. With SMTP_URL unset there is nowhere to send them: accounts are then
+// confirmed at sign-up (auth.ts), and only the recipient and subject of a message are logged,
+// never its text (a link in it signs its holder in).
 import nodemailer from 'nodemailer';
 import type { Logger } from '../lib/logger';
 
@@ -13,8 +14,8 @@ export function createMailer(smtpUrl: string | undefined, from: string, logger: 
   if (!smtpUrl) {
     return {
       delivers: false,
-      async send({ to, subject, text }) {
-        logger.info(`e-mail not sent (SMTP_URL unset) to ${to}: ${subject}\n${text}`);
+      async send({ to, subject }) {
+        logger.info(`e-mail not sent (SMTP_URL unset) to ${to}: ${subject}`);
       },
     };
   }

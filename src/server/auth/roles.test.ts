@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestServer, type TestServer } from '../test-support/test-server';
+import { eq } from 'drizzle-orm';
+import { user } from '../db/schema/auth';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const tempDirs: string[] = [];
@@ -79,6 +81,29 @@ describe('ADMIN_EMAILS', () => {
     expect(await isAdmin(second, 'early@example.com')).toBe(true);
     expect(await isAdmin(second, 'bystander@example.com')).toBe(false);
     await stop(second);
+  });
+});
+
+describe('accounts made without a mail server', () => {
+  it('are confirmed, so adding SMTP_URL later does not lock them out; one left waiting is confirmed at start-up', async () => {
+    const dataDir = tempDataDir();
+    const first = await start({ dataDir });
+    await first.user('made-early@example.com');
+    await first.user('waiting@example.com');
+    // As the code before confirmation at sign-up left them.
+    await first.database.db.update(user).set({ emailVerified: false }).where(eq(user.email, 'waiting@example.com'));
+    await stop(first);
+
+    const again = await start({ dataDir });
+    expect(again.logs.some((l) => l.includes('1 account(s) waiting for a confirmation link confirmed'))).toBe(true);
+    await stop(again);
+
+    // Mail configured now (nothing listens there: signing in sends nothing).
+    const mailing = await start({ dataDir, env: { SMTP_URL: 'smtp://127.0.0.1:9' } });
+    for (const email of ['made-early@example.com', 'waiting@example.com']) {
+      expect((await mailing.client().signIn(email, 'secret-pass')).status, email).toBe(200);
+    }
+    await stop(mailing);
   });
 });
 

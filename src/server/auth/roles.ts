@@ -1,4 +1,5 @@
-// Admin is a row in user_roles. ADMIN_EMAILS grants it at sign-up and at start-up; the
+// Admin is a row in user_roles. ADMIN_EMAILS grants it to a confirmed address, at sign-up (or when
+// the confirmation link is opened) and at start-up; the
 // `npm run admin` command grants or revokes it for an existing account.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
@@ -28,13 +29,13 @@ export async function revokeAdmin(db: Database, userId: string): Promise<void> {
   await db.delete(userRoles).where(and(eq(userRoles.userId, userId), eq(userRoles.role, ADMIN_ROLE)));
 }
 
-/** At start-up: every existing account listed in ADMIN_EMAILS becomes admin. */
+/** At start-up: every existing confirmed account listed in ADMIN_EMAILS becomes admin. */
 export async function grantListedAdmins(db: Database, adminEmails: string[]): Promise<number> {
   if (adminEmails.length === 0) return 0;
   const users = await db
     .select({ id: user.id })
     .from(user)
-    .where(inArray(sql`lower(${user.email})`, adminEmails));
+    .where(and(inArray(sql`lower(${user.email})`, adminEmails), eq(user.emailVerified, true)));
   for (const u of users) await grantAdmin(db, u.id);
   return users.length;
 }
@@ -46,4 +47,13 @@ export async function findUserIdByEmail(db: Database, email: string): Promise<st
     .where(eq(sql`lower(${user.email})`, email.trim().toLowerCase()))
     .limit(1);
   return rows[0]?.id;
+}
+
+/**
+ * At start-up without a mail server: accounts still waiting for a confirmation link are confirmed
+ * (none could ever arrive; accounts made before sign-up confirmed them itself are among them).
+ */
+export async function confirmAccountsWithoutMail(db: Database): Promise<number> {
+  const rows = await db.update(user).set({ emailVerified: true }).where(eq(user.emailVerified, false)).returning({ id: user.id });
+  return rows.length;
 }
