@@ -246,6 +246,14 @@ describe('request rules', () => {
     expect(seen).toContain('event: signed-out');
   });
 
+  it('a change-password body nested thousands of levels deep is a 400, not a 500', async () => {
+    const account = await server.user(undefined, PASSWORD);
+    const deep = `{"currentPassword":"${PASSWORD}","newPassword":"a-new-password-3","x":${'['.repeat(20000)}${']'.repeat(20000)}}`;
+    const res = await account.raw('/api/auth/change-password', { method: 'POST', headers: { 'content-type': 'application/json' }, body: deep });
+    expect(res.status).toBe(400);
+    expect((await account.get('/api/me')).body.user?.email).toBe(account.email);
+  });
+
   it('row 13: one client may hold only so many event streams', async () => {
     const owner = await server.user();
     const id = await createPersonality(owner);
