@@ -34,6 +34,7 @@ describe('admin dashboard', () => {
         makeFlag({ personalityName: 'Marie Curie', flagTypes: ['harassment'], confidence: 0.85, excerpt: '<b>You</b> are a worthless idiot.' }),
         makeFlag({
           personalityName: 'Isaac Newton',
+          source: 'report',
           flagTypes: ['reported'],
           confidence: 0.5,
           reporter: 'Rita',
@@ -54,9 +55,12 @@ describe('admin dashboard', () => {
     expect(marie.getByTestId('flag-types')).toHaveAttribute('data-variant', 'destructive');
     expect(marie.getByTestId('flag-confidence')).toHaveTextContent('85% confidence');
     expect(marie.getByTestId('flag-excerpt').textContent).toBe('<b>You</b> are a worthless idiot.');
+    // Who wrote it: a visitor's message is not the personality's doing.
+    expect(marie.getByTestId('flag-source')).toHaveTextContent("A person's message to it");
     const newton = within(screen.getByLabelText('Flag on Isaac Newton'));
     expect(newton.getByTestId('flag-types')).not.toHaveAttribute('data-variant', 'destructive');
     expect(newton.getByText('Rita')).toBeInTheDocument();
+    expect(newton.getByTestId('flag-source')).toHaveTextContent('A reply reported by a person');
     expect(newton.getByText('notes.txt')).toBeInTheDocument();
     // Spec section 9's date format; a reported reply's citation bold, its markers not shown.
     expect(newton.getByText('Nov 27, 2026 09:05')).toBeInTheDocument();

@@ -11,6 +11,14 @@ import { Textarea } from '../../../components/ui/textarea';
 import { DoNotReadText } from '../../../components/do-not-read-text';
 import { formatDateTime } from '../../../lib/date-format';
 
+/** Where the flagged text came from: who wrote it matters before anything is done to the personality. */
+const SOURCE_LABEL: Record<ContentFlag['source'], string> = {
+  message: "A person's message to it",
+  reply: 'Its reply',
+  document: 'Its document',
+  report: 'A reply reported by a person',
+};
+
 interface Props {
   flag: ContentFlag;
   busy: 'approved' | 'rejected' | null;
@@ -34,6 +42,8 @@ export function ContentFlagCard({ flag, busy, onDecide }: Props) {
         </div>
         <CardTitle className="break-words text-base">{flag.personalityName}</CardTitle>
         <dl className="grid gap-x-4 gap-y-1 text-sm text-muted-foreground sm:grid-cols-[auto_1fr]">
+          <dt>Source</dt>
+          <dd data-testid="flag-source">{SOURCE_LABEL[flag.source]}</dd>
           {flag.documentFileName && (
             <>
               <dt>Document</dt>
