@@ -48,6 +48,7 @@ import { forceRevokeOtherSessions } from './security/request-hygiene';
 import { limits } from '../shared/limits';
 import { createPronunciationAssessor, createSpeechSynthesizers, createSpeechToText, createVoiceAgents, createVoiceCloning } from './ai/providers';
 import { createVoiceAgentService, voiceAgentRoutes } from './modules/voice/voice-agent';
+import { createAgentCallCredits } from './modules/voice/agent-call-credits';
 import { createVoiceService } from './modules/voice/voice.service';
 import { voiceMonitoringRoutes, voicePersonalityRoutes, voiceRoutes } from './modules/voice/voice.routes';
 import { isVoiceUploadPath } from './modules/voice/voice-upload';
@@ -287,10 +288,13 @@ export function createApp(deps: AppDeps) {
     )
     .route(
       '/api/personalities',
-      voiceAgentRoutes(createVoiceAgentService({ db, clock, logger, agents: voiceAgents, dailyCreditLimit: config.voice.dailyCreditLimit }), {
-        session: rateLimit(db, clock, { endpoint: 'voice/agent', max: config.rateLimits.voicePerMinute, windowSeconds: 60 }),
-        transcript: chatLimit,
-      }),
+      voiceAgentRoutes(
+        createVoiceAgentService({ db, clock, logger, agents: voiceAgents, dailyCreditLimit: config.voice.dailyCreditLimit, callCredits: createAgentCallCredits(deps.authSecret) }),
+        {
+          session: rateLimit(db, clock, { endpoint: 'voice/agent', max: config.rateLimits.voicePerMinute, windowSeconds: 60 }),
+          transcript: chatLimit,
+        },
+      ),
     );
 
   app.doc31('/api/openapi.json', { openapi: '3.1.0', info: { title: 'Kindred API', version: '1' } });

@@ -18,6 +18,7 @@ import * as conversations from '../conversations/conversations.repository';
 import { NEW_CONVERSATION_TITLE, titleFromMessage } from '../conversations/conversations.service';
 import { personaGreeting } from '../conversations/persona-context';
 import { addSpentCredits, creditsUsedOn } from './voice.repository';
+import type { AgentCallCredits } from './agent-call-credits';
 import { asVoiceLimit } from './voice.routes';
 
 export const AGENT_TRANSCRIPT_MAX = 10_000;
@@ -28,6 +29,8 @@ export interface VoiceAgentDeps {
   logger: Logger;
   agents?: VoiceAgents;
   dailyCreditLimit: number;
+  /** Counts a call's agent lines under the token its signed URL came with (agent-call-credits.ts). */
+  callCredits: AgentCallCredits;
 }
 
 const transcriptSchema = z
@@ -35,6 +38,8 @@ const transcriptSchema = z
     conversationId: z.string().uuid().nullable(),
     role: z.enum(['user', 'assistant']),
     content: z.string().trim().min(1).max(AGENT_TRANSCRIPT_MAX),
+    /** The call's token from the session route: the agent's lines count as credits only under it. */
+    callToken: z.string().max(2000).optional(),
   })
   .strict();
 
@@ -45,7 +50,7 @@ const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 export function createVoiceAgentService(deps: VoiceAgentDeps) {
   const { db, clock, logger } = deps;
   return {
-    async signedUrl(viewer: Viewer | null, personalityId: string, signal?: AbortSignal): Promise<{ signedUrl: string; agentId: string }> {
+    async signedUrl(viewer: Viewer | null, personalityId: string, signal?: AbortSignal): Promise<{ signedUrl: string; agentId: string; callToken: string }> {
       const personality = await loadVisiblePersonality(db, personalityId, viewer?.id ?? null);
       const agentId = personality.agentId?.trim();
       if (!agentId) throw new AppError('AGENT_ID_REQUIRED');
@@ -61,20 +66,22 @@ export function createVoiceAgentService(deps: VoiceAgentDeps) {
       }
       // Only a websocket URL may reach the browser (never a javascript: or http page to navigate to).
       if (!/^wss?:\/\//i.test(signedUrl)) throw new AppError('AGENT_FAILED', messages.openMic.noSignedUrl);
-      return { signedUrl, agentId };
+      return { signedUrl, agentId, callToken: deps.callCredits.issue(personality.id, viewer?.id ?? null, clock.now().getTime()) };
     },
 
     /**
      * One finished line of an agent call. Signed-in people's lines go into their saved conversation
      * (a new one when conversationId is null); an anonymous visitor's stay in their tab. The agent's
-     * lines are counted as spoken characters either way.
+     * lines are counted as spoken characters either way, under the call's token and no faster than
+     * speech (agent-call-credits.ts).
      */
     async saveLine(viewer: Viewer | null, personalityId: string, line: AgentTranscriptLine) {
       const personality = await loadVisiblePersonality(db, personalityId, viewer?.id ?? null);
       const now = clock.now();
       let creditsExhausted = false;
       if (line.role === 'assistant') {
-        const total = await addSpentCredits(db, utcDay(now), line.content.length);
+        const charged = deps.callCredits.charge(line.callToken, personality.id, viewer?.id ?? null, line.content.length, now.getTime());
+        const total = charged > 0 ? await addSpentCredits(db, utcDay(now), charged) : await creditsUsedOn(db, utcDay(now));
         creditsExhausted = total >= deps.dailyCreditLimit;
       }
       if (!viewer) return { conversationId: null, saved: false, creditsExhausted };
@@ -113,7 +120,7 @@ export function voiceAgentRoutes(service: VoiceAgentService, limits: { session: 
       tags: ['voice'],
       summary: "A signed URL for the personality's ElevenLabs agent (the API key stays on the server)",
       request: personalityIdParam,
-      responses: { 200: jsonResponse(z.object({ signedUrl: z.string(), agentId: z.string() }), 'Signed URL'), ...errorResponses },
+      responses: { 200: jsonResponse(z.object({ signedUrl: z.string(), agentId: z.string(), callToken: z.string() }), 'Signed URL and the call token its lines are counted under'), ...errorResponses },
     }),
     createRoute({
       method: 'post',

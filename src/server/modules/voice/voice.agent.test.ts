@@ -2,7 +2,8 @@
 // through the official SDK (the API key stays on the server); who may ask; the spec's agent-id
 // message; the lines of a call land in the caller's saved conversation and the agent's words
 // count toward the daily voice credits.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_CHARS_PER_SECOND, AGENT_FIRST_LINE_CHARS } from './agent-call-credits';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import WebSocket from 'ws';
 import type { TestClient } from '../../test-support/test-server';
 import { messages } from '../../../shared/messages';
@@ -121,7 +122,8 @@ describe('the lines of a call', () => {
     const anon = await line(v.server.client(), agentPersonality, { conversationId: null, role: 'assistant', content: 'x'.repeat(50) });
     // A private personality: an anonymous visitor is refused before anything is counted.
     expect(anon.status).toBe(404);
-    const res = await line(owner, agentPersonality, { conversationId: null, role: 'assistant', content: 'y'.repeat(250) });
+    const { callToken } = (await session(owner, agentPersonality)).body;
+    const res = await line(owner, agentPersonality, { conversationId: null, role: 'assistant', content: 'y'.repeat(250), callToken });
     expect(res.status).toBe(200);
     expect(res.body.creditsExhausted).toBe(true);
     expect((await usage()) - before).toBe(250);
@@ -129,6 +131,38 @@ describe('the lines of a call', () => {
     expect(refused.status).toBe(429);
     expect(refused.body.error.message).toBe(messages.voice.creditsExhausted);
   });
+});
+
+describe('credits of an agent call', () => {
+  it('counts only lines sent under a call token, and no faster than speech: a forged report cannot spend the day', async () => {
+    const w = await startVoiceServer({ env: { VOICE_DAILY_CREDIT_LIMIT: '1000000' } });
+    onTestFinished(() => w.close());
+    const talkerOwner = await w.server.user();
+    const otherAgent = await createPersonality(talkerOwner, 'Other agent', { voiceProvider: 'elevenlabs', agentId: 'agent_other' });
+    await makePublic(w.server.database.db, otherAgent);
+    const usage = async () => (await w.server.database.db.execute(`select coalesce(sum(credits_used),0)::int as n from elevenlabs_usage`) as any).rows[0].n as number;
+    const before = await usage();
+    const id = await createPersonality(talkerOwner, 'Public talker', { voiceProvider: 'elevenlabs', agentId: 'agent_talker' });
+    await makePublic(w.server.database.db, id);
+    const visitor = w.server.client();
+    // No call: nothing counted, however long the line.
+    expect((await line(visitor, id, { conversationId: null, role: 'assistant', content: 'z'.repeat(10_000) })).status).toBe(200);
+    expect(await usage()).toBe(before);
+    // A real call's token: the first lines count as said, but five 10,000-character lines at once
+    // count no more than a voice could have said since the call began.
+    const { callToken } = (await session(visitor, id)).body;
+    expect(typeof callToken).toBe('string');
+    for (let i = 0; i < 5; i++) await line(visitor, id, { conversationId: null, role: 'assistant', content: 'z'.repeat(10_000), callToken });
+    const counted = (await usage()) - before;
+    expect(counted).toBeGreaterThanOrEqual(AGENT_FIRST_LINE_CHARS);
+    expect(counted).toBeLessThan(AGENT_FIRST_LINE_CHARS + 30 * AGENT_CHARS_PER_SECOND);
+    // Another asker's token, or one for another personality, counts nothing.
+    const after = await usage();
+    await line(talkerOwner, id, { conversationId: null, role: 'assistant', content: 'z'.repeat(100), callToken });
+    await line(visitor, otherAgent, { conversationId: null, role: 'assistant', content: 'z'.repeat(100), callToken });
+    expect(await usage()).toBe(after);
+  });
+
 });
 
 describe('the content security policy', () => {

@@ -8,7 +8,7 @@ function pool() {
   let now = 0;
   const p = new AgentUrlPool(async (id) => {
     fetched.push(id);
-    return `wss://agents.test/${id}?n=${fetched.length}`;
+    return { signedUrl: `wss://agents.test/${id}?n=${fetched.length}`, callToken: `token-${fetched.length}` };
   }, () => now);
   return { p, fetched, advance: (ms: number) => (now += ms) };
 }
@@ -36,7 +36,8 @@ describe('AgentUrlPool', () => {
     expect(p.ready('u:a')).toBe(false);
     await settle();
     expect(p.ready('u:a')).toBe(true);
-    expect(await p.take('u:a')).toBe('wss://agents.test/a?n=1');
+    // The call's token comes with its URL (its lines count as credits under it).
+    expect(await p.take('u:a')).toEqual({ signedUrl: 'wss://agents.test/a?n=1', callToken: 'token-1' });
     expect(await p.take('u:a')).toBeUndefined();
     expect(p.ready('u:a')).toBe(false);
   });
@@ -57,7 +58,7 @@ describe('AgentUrlPool', () => {
     let fail = true;
     const p = new AgentUrlPool(async () => {
       if (fail) throw new Error('Agent not found');
-      return 'wss://agents.test/x';
+      return { signedUrl: 'wss://agents.test/x' };
     });
     p.preload('u:x', 'x');
     await settle();
@@ -65,7 +66,7 @@ describe('AgentUrlPool', () => {
     fail = false;
     p.preload('u:x', 'x');
     await settle();
-    expect(await p.take('u:x')).toBe('wss://agents.test/x');
+    expect(await p.take('u:x')).toEqual({ signedUrl: 'wss://agents.test/x' });
   });
 
   it('keys by person: another viewer never gets the URL fetched for someone else', async () => {

@@ -3,14 +3,14 @@
 // dominates connecting. The websocket itself is opened on Start, because ElevenLabs starts the
 // conversation (and its billing) the moment the socket opens. Signed URLs are valid for 15
 // minutes and used once: an entry is taken on Start and a fresh one fetched after the call.
-import { requestSignedUrl } from './open-mic-api';
+import { requestSignedUrl, type AgentSession } from './open-mic-api';
 
 export const AGENT_POOL_MAX = 3;
 /** Under ElevenLabs' 15-minute validity, with room for a slow connect. */
 export const AGENT_URL_TTL_MS = 10 * 60_000;
 
 interface Entry {
-  url: Promise<string>;
+  url: Promise<AgentSession>;
   fetchedAt: number;
   /** The URL has arrived. */
   ready: boolean;
@@ -20,7 +20,7 @@ export class AgentUrlPool {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
-    private readonly fetchUrl: (personalityId: string) => Promise<string> = requestSignedUrl,
+    private readonly fetchUrl: (personalityId: string) => Promise<AgentSession> = requestSignedUrl,
     private readonly now: () => number = () => Date.now(),
     private readonly max = AGENT_POOL_MAX,
   ) {}
@@ -45,7 +45,7 @@ export class AgentUrlPool {
   }
 
   /** A kept URL (and removes it: each is used once), or undefined. */
-  async take(key: string): Promise<string | undefined> {
+  async take(key: string): Promise<AgentSession | undefined> {
     const entry = this.entries.get(key);
     this.entries.delete(key);
     if (!entry || this.now() - entry.fetchedAt >= AGENT_URL_TTL_MS) return undefined;

@@ -24,10 +24,16 @@ async function postJson<T>(url: string, body: unknown, fallback: string, signal?
   return parsed as T;
 }
 
-export async function requestSignedUrl(personalityId: string, signal?: AbortSignal): Promise<string> {
-  const body = await postJson<{ signedUrl?: string }>(agentPath(personalityId, 'session'), {}, messages.openMic.noSignedUrl, signal);
+/** Where to open the agent's websocket, and the call's token its lines are sent with (they count as credits under it). */
+export interface AgentSession {
+  signedUrl: string;
+  callToken?: string;
+}
+
+export async function requestSignedUrl(personalityId: string, signal?: AbortSignal): Promise<AgentSession> {
+  const body = await postJson<{ signedUrl?: string; callToken?: string }>(agentPath(personalityId, 'session'), {}, messages.openMic.noSignedUrl, signal);
   if (!body?.signedUrl) throw new ApiError(502, 'AGENT_FAILED', messages.openMic.noSignedUrl);
-  return body.signedUrl;
+  return { signedUrl: body.signedUrl, callToken: body.callToken };
 }
 
 export interface SavedLine {
@@ -38,7 +44,7 @@ export interface SavedLine {
 
 export function saveAgentLine(
   personalityId: string,
-  line: { conversationId: string | null; role: 'user' | 'assistant'; content: string },
+  line: { conversationId: string | null; role: 'user' | 'assistant'; content: string; callToken?: string },
 ): Promise<SavedLine> {
   return postJson<SavedLine>(agentPath(personalityId, 'transcript'), line, messages.openMic.lineNotSaved);
 }

@@ -63,6 +63,8 @@ export function useOpenMic(options: OpenMicOptions) {
   const [ready, setReady] = useState(false);
   const [problem, setProblem] = useState<CallProblem | null>(null);
   const call = useRef<ActiveCall | null>(null);
+  // The running agent call's token: its lines are counted as voice credits under it.
+  const agentCallToken = useRef<string | undefined>(undefined);
   const loop = useRef<HandsFreeLoop | null>(null);
   const latest = useRef(options);
   latest.current = options;
@@ -112,7 +114,7 @@ export function useOpenMic(options: OpenMicOptions) {
     opts.appendLine(role === 'user' ? 'user' : 'personality', text);
     lines.current = lines.current.then(async () => {
       try {
-        const saved = await saveAgentLine(personality.id, { conversationId: opts.currentConversationId(), role, content: text });
+        const saved = await saveAgentLine(personality.id, { conversationId: opts.currentConversationId(), role, content: text, callToken: agentCallToken.current });
         if (saved.conversationId) latest.current.adoptConversation(saved.conversationId);
         if (saved.saved) latest.current.onLineSaved?.();
         if (saved.creditsExhausted) {
@@ -137,7 +139,8 @@ export function useOpenMic(options: OpenMicOptions) {
         setStatus('connecting');
         const pooled = await agentUrlPool.take(poolKey);
         setPreloadedCall(Boolean(pooled) && wasReady);
-        const signedUrl = pooled ?? (await requestSignedUrl(personality.id));
+        const { signedUrl, callToken } = pooled ?? (await requestSignedUrl(personality.id));
+        agentCallToken.current = callToken;
         call.current = await startAgentCall({ signedUrl, volume: speech.muted ? 0 : speech.volume * PLAYBACK_GAIN, events, onLine: onAgentLine });
       } else {
         setPreloadedCall(wasReady);
