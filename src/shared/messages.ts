@@ -35,6 +35,14 @@ export const messages = {
     importFailed: 'Failed to import the character card',
     noImage: 'This personality has no image to export as a PNG card',
     exportNote: 'Documents other than the imported lorebook are not exported.',
+    /** Export is open to the owner only; others who may see the personality get this (403). */
+    exportOwnerOnly: 'Only the owner can export this personality',
+    /** A card whose text cannot fit in a personality even with its description carried over. */
+    tooLong: (reason: string) => `This character card is too long to import: ${reason}`,
+    /** The behaviour-instructions label of a long description's remainder (see docs/character-cards.md). */
+    descriptionContinuedLabel: 'Description (continued)',
+    descriptionContinued: (max: number) =>
+      `The card's description is longer than ${max} characters: its beginning becomes the description, and the rest opens the behaviour instructions under "Description (continued)", so the character keeps all of it.`,
   },
   feedback: {
     empty: 'Please provide some feedback',

@@ -36,7 +36,9 @@ export const cardPreviewSchema = z.object({
   behaviorInstructions: z.string(),
   lorebookEntries: z.number().int(),
   hasImage: z.boolean(),
-  spec: z.enum(['chara_card_v2', 'chara_card_v3']),
+  /** The description was longer than a personality's: the rest opens the behaviour instructions. */
+  descriptionContinued: z.boolean(),
+  spec: z.enum(['chara_card_v1', 'chara_card_v2', 'chara_card_v3']),
 });
 export type CardPreview = z.infer<typeof cardPreviewSchema>;
 

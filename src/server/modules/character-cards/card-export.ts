@@ -2,7 +2,7 @@
 // avatar with the card as a base64 "chara" tEXt chunk before IEND). Behaviour instructions go
 // back to personality / scenario / system_prompt / post_history_instructions by their labels.
 import type { CardBook } from '../../../shared/schemas/character-card';
-import { instructionsToSections } from './card-parse';
+import { instructionsToSections } from './card-sections';
 import { readPngChunks, textChunk, writePng } from './png-chunks';
 
 export interface ExportSource {
@@ -18,7 +18,8 @@ export function buildCardV2(src: ExportSource) {
   const sections = instructionsToSections(src.behaviorInstructions);
   const data: Record<string, unknown> = {
     name: src.name,
-    description: src.description ?? '',
+    // A long card description was split on import: its continuation is joined back on.
+    description: [src.description ?? '', sections.description_continued].filter((part) => part !== '').join('\n\n'),
     personality: sections.personality,
     scenario: sections.scenario,
     first_mes: src.greeting ?? '',

@@ -1,10 +1,14 @@
-// Character Card V2 / V3 parsing: a .json card, or a .png card carrying the card as base64 JSON in
-// a tEXt chunk named "chara" (V2) or "ccv3" (V3). The file is recognised by its bytes, never its
-// name. Everything is bounded: total size, PNG chunk lengths (png-chunks.ts), JSON nesting and
-// text lengths. Card text is data: it is only ever stored and shown as text.
+// Character Card V1 / V2 / V3 parsing: a .json card, or a .png card carrying the card as base64
+// JSON in a tEXt or iTXt chunk named "chara" (V1/V2) or "ccv3" (V3). The file is recognised by its
+// bytes, never its name. Everything is bounded: total size, PNG chunk lengths (png-chunks.ts),
+// JSON nesting and text lengths. Card text is data: it is only ever stored and shown as text.
 import { limits } from '../../../shared/limits';
 import type { CardBook, CardBookEntry, CardPreview } from '../../../shared/schemas/character-card';
-import { isPng, PngError, readPngChunks, readTextChunk, rebuildImage } from './png-chunks';
+import { isPng, PngError, readITextChunk, readPngChunks, readTextChunk, rebuildImage, type PngChunk } from './png-chunks';
+import { fillPlaceholders } from './card-placeholders';
+import { splitDescription } from './card-description';
+import { knowledgeEntries } from './card-lorebook';
+import { sectionsToInstructions, type CardSections } from './card-sections';
 
 export const CARD_MAX_BYTES = limits.characterCardMaxBytes;
 /** Deeper JSON than this is refused before it is parsed (a real card nests about 5 levels). */
@@ -16,9 +20,13 @@ const GREETING_MAX = limits.personalityGreetingMax;
 /** Why a file is not a card; the route answers 400 "This file is not a character card: {reason}". */
 export class CardError extends Error {}
 
+/** A real card with more text than a personality can hold; the route answers 400 "This character card is too long to import: {reason}". */
+export class CardTooLongError extends CardError {}
+
 export interface ParsedCard {
-  spec: 'chara_card_v2' | 'chara_card_v3';
+  spec: 'chara_card_v1' | 'chara_card_v2' | 'chara_card_v3';
   name: string;
+  /** At most the description limit; a longer card description goes on in sections.description_continued. */
   description: string;
   greeting: string;
   behaviorInstructions: string;
@@ -28,28 +36,29 @@ export interface ParsedCard {
   image: Buffer | null;
 }
 
-export interface CardSections {
-  personality: string;
-  scenario: string;
-  system_prompt: string;
-  post_history_instructions: string;
-}
-
-/** The labels behaviour instructions are written with, in the issue's order. */
-export const SECTION_LABELS: [keyof CardSections, string][] = [
-  ['personality', 'Personality'],
-  ['scenario', 'Scenario'],
-  ['system_prompt', 'System prompt'],
-  ['post_history_instructions', 'Post-history instructions'],
-];
-
 export function parseCard(bytes: Uint8Array): ParsedCard {
   if (bytes.length > CARD_MAX_BYTES) throw new CardError('it is larger than 10 MB');
   if (bytes.length === 0) throw new CardError('it is empty');
   if (isPng(bytes)) return parsePngCard(bytes);
-  const text = decodeUtf8(bytes, 'the file');
-  if (!/^\s*\{/.test(text)) throw new CardError('it is neither a PNG image nor a JSON card');
-  return fromJsonText(text, null);
+  // Judged on the first bytes, so a JPEG or WebP picture renamed .png is not called "not UTF-8".
+  if (!looksLikeJson(bytes)) throw new CardError(`${otherImageKind(bytes) ?? 'it is'} neither a PNG image nor a JSON card`);
+  return fromJsonText(decodeUtf8(bytes, 'the file'), null);
+}
+
+/** The first byte past an optional UTF-8 BOM and white space is "{". */
+function looksLikeJson(bytes: Uint8Array): boolean {
+  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
+  return bytes[i] === 0x7b;
+}
+
+/** "it is a JPEG image," for the pictures people most often mistake for a PNG card. */
+function otherImageKind(bytes: Uint8Array): string | null {
+  const ascii = (from: number, to: number) => Buffer.from(bytes.subarray(from, to)).toString('latin1');
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'it is a JPEG image,';
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'it is a WebP image,';
+  if (ascii(0, 4) === 'GIF8') return 'it is a GIF image,';
+  return null;
 }
 
 function parsePngCard(bytes: Uint8Array): ParsedCard {
@@ -60,17 +69,13 @@ function parsePngCard(bytes: Uint8Array): ParsedCard {
     if (err instanceof PngError) throw new CardError(err.message);
     throw err;
   }
-  let v2: string | undefined;
-  let v3: string | undefined;
-  for (const chunk of chunks) {
-    if (chunk.type !== 'tEXt') continue;
-    const t = readTextChunk(chunk.data);
-    if (t?.keyword === 'chara') v2 ??= t.text;
-    else if (t?.keyword.toLowerCase() === 'ccv3') v3 ??= t.text;
-  }
+  const v2 = cardChunk(chunks, 'chara');
+  const v3 = cardChunk(chunks, 'ccv3');
   // A V3 card usually carries both; the V3 one is the richer (as SillyTavern reads it).
-  const encoded = v3 ?? v2;
-  if (encoded === undefined) throw new CardError('the PNG has no "chara" or "ccv3" text chunk');
+  const found = v3 ?? v2;
+  if (found === undefined) throw new CardError('the PNG has no "chara" or "ccv3" text chunk');
+  if (found.compressed) throw new CardError(`its "${found.keyword}" card data is in a compressed iTXt chunk, which Kindred does not read (save the card uncompressed, or as JSON)`);
+  const encoded = found.text;
   const compact = encoded.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) throw new CardError('the card data in the PNG is not base64');
   const json = decodeUtf8(Buffer.from(compact, 'base64'), 'the card data');
@@ -82,6 +87,15 @@ function parsePngCard(bytes: Uint8Array): ParsedCard {
     throw err;
   }
   return fromJsonText(json, image);
+}
+
+/** The first tEXt or iTXt chunk with this keyword (any case: card tools write both "chara" and "Chara"). */
+function cardChunk(chunks: PngChunk[], keyword: string): { keyword: string; compressed: boolean; text: string } | undefined {
+  for (const chunk of chunks) {
+    const t = chunk.type === 'tEXt' ? readTextChunk(chunk.data) : chunk.type === 'iTXt' ? readITextChunk(chunk.data) : null;
+    if (t && t.keyword.toLowerCase() === keyword) return { compressed: false, ...t };
+  }
+  return undefined;
 }
 
 function decodeUtf8(bytes: Uint8Array, what: string): string {
@@ -117,34 +131,56 @@ function fromJsonText(text: string, image: Buffer | null): ParsedCard {
     throw new CardError('it is not valid JSON');
   }
   if (!isObject(root)) throw new CardError('its JSON is not an object');
-  const spec = root.spec;
-  if (spec !== 'chara_card_v2' && spec !== 'chara_card_v3') {
-    throw new CardError(
-      typeof spec === 'string' ? `its spec is "${spec.slice(0, 40)}", not chara_card_v2 or chara_card_v3` : 'it has no chara_card_v2 or chara_card_v3 spec',
-    );
-  }
-  const data = root.data;
-  if (!isObject(data)) throw new CardError('it has no "data" object');
+  const { spec, data } = cardData(root);
   const name = field(data, 'name').trim();
   if (!name) throw new CardError('its name is blank');
-  if (name.length > limits.personalityNameMax) throw new CardError(`its name is longer than ${limits.personalityNameMax} characters`);
-  const description = field(data, 'description').trim();
-  if (description.length > limits.personalityDescriptionMax) {
-    throw new CardError(`its description is longer than ${limits.personalityDescriptionMax} characters`);
-  }
-  const greeting = field(data, 'first_mes').trim();
-  if (greeting.length > GREETING_MAX) throw new CardError(`its first message is longer than ${GREETING_MAX} characters`);
+  if (name.length > limits.personalityNameMax) throw new CardTooLongError(`its name is longer than ${limits.personalityNameMax} characters`);
+  // {{char}}, {{user}} and friends are filled in once, here, in every text (card-placeholders.ts).
+  const cardText = (key: string) => fillPlaceholders(field(data, key), name).trim();
+  const greeting = cardText('first_mes');
+  if (greeting.length > GREETING_MAX) throw new CardTooLongError(`its first message is longer than ${GREETING_MAX} characters`);
+  const { kept: description, rest } = splitDescription(cardText('description'), limits.personalityDescriptionMax);
   const sections: CardSections = {
-    personality: field(data, 'personality').trim(),
-    scenario: field(data, 'scenario').trim(),
-    system_prompt: field(data, 'system_prompt').trim(),
-    post_history_instructions: field(data, 'post_history_instructions').trim(),
+    description_continued: rest,
+    personality: cardText('personality'),
+    scenario: cardText('scenario'),
+    system_prompt: cardText('system_prompt'),
+    post_history_instructions: cardText('post_history_instructions'),
   };
   const behaviorInstructions = sectionsToInstructions(sections);
-  if (behaviorInstructions.length > limits.behaviorInstructionsMax) {
-    throw new CardError(`its personality, scenario and instructions are longer than ${limits.behaviorInstructionsMax} characters together`);
+  if (behaviorInstructions.length > limits.behaviorInstructionsMax) throw new CardTooLongError(tooLongReason(description, behaviorInstructions, rest !== ''));
+  return { spec, name, description, greeting, behaviorInstructions, sections, book: parseBook(data.character_book, name), image };
+}
+
+/**
+ * The card's fields and its version. V2 and V3 keep them in "data"; a V1 card (no "spec") keeps the
+ * same fields (name, description, personality, scenario, first_mes, mes_example) at the top level.
+ */
+function cardData(root: Record<string, unknown>): { spec: ParsedCard['spec']; data: Record<string, unknown> } {
+  const spec = root.spec;
+  if (spec === 'chara_card_v2' || spec === 'chara_card_v3') {
+    if (!isObject(root.data)) throw new CardError('it has no "data" object');
+    return { spec, data: root.data };
   }
-  return { spec, name, description, greeting, behaviorInstructions, sections, book: parseBook(data.character_book), image };
+  if (spec !== undefined) {
+    throw new CardError(typeof spec === 'string' ? `its spec is "${spec.slice(0, 40)}", not chara_card_v2 or chara_card_v3` : 'its spec is not text');
+  }
+  if (!V1_FIELDS.some((key) => key in root)) {
+    throw new CardError('it has neither a chara_card_v2 or chara_card_v3 spec nor the fields of a V1 card (name, description, first_mes...)');
+  }
+  return { spec: 'chara_card_v1', data: root };
+}
+
+const V1_FIELDS = ['name', 'description', 'personality', 'scenario', 'first_mes', 'mes_example'];
+
+/** Why the definition cannot fit, in the limits a person can act on. */
+function tooLongReason(description: string, instructions: string, descriptionCarried: boolean): string {
+  const max = limits.behaviorInstructionsMax;
+  if (!descriptionCarried) {
+    return `its personality, scenario and instructions are ${instructions.length} characters together, more than the ${max} a personality's behaviour instructions hold`;
+  }
+  const total = description.length + instructions.length;
+  return `its description, personality, scenario and instructions are about ${total} characters together, more than a personality holds (${limits.personalityDescriptionMax} in its description and ${max} in its behaviour instructions)`;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -163,7 +199,7 @@ function clean(s: string): string {
   return s.replace(/\u0000/g, '').replace(/\r\n?/g, '\n');
 }
 
-function parseBook(value: unknown): CardBook | null {
+function parseBook(value: unknown, name: string): CardBook | null {
   if (value === undefined || value === null) return null;
   if (!isObject(value)) throw new CardError('its character_book is not an object');
   const entries = value.entries;
@@ -177,8 +213,8 @@ function parseBook(value: unknown): CardBook | null {
   if (typeof value.recursive_scanning === 'boolean') book.recursive_scanning = value.recursive_scanning;
   entries.forEach((raw, i) => {
     if (!isObject(raw)) throw new CardError(`lorebook entry ${i + 1} is not an object`);
-    const content = field(raw, 'content').trim();
-    const keys = stringList(raw.keys, i);
+    const content = fillPlaceholders(field(raw, 'content'), name).trim();
+    const keys = stringList(raw.keys, i).map((k) => fillPlaceholders(k, name));
     const entry: CardBookEntry = {
       keys,
       content,
@@ -205,52 +241,6 @@ function stringList(v: unknown, i: number): string[] {
   return (v as string[]).map(clean).slice(0, 200);
 }
 
-/** The lorebook entries that become passages: enabled, with content. */
-export function knowledgeEntries(book: CardBook | null): CardBookEntry[] {
-  return (book?.entries ?? []).filter((e) => e.enabled && e.content.trim() !== '');
-}
-
-/**
- * The knowledge document's text: one paragraph per entry (blank lines inside an entry are
- * folded to single line breaks, so the chunker never splits an entry at a paragraph break and
- * the export can give each paragraph back as its entry).
- */
-export function lorebookText(book: CardBook | null): string {
-  return knowledgeEntries(book)
-    .map((e) => e.content.replace(/\n\s*\n+/g, '\n').trim())
-    .join('\n\n');
-}
-
-/** "Personality:\n...\n\nScenario:\n..." with only the sections that have text, in order. */
-export function sectionsToInstructions(sections: CardSections): string {
-  return SECTION_LABELS.filter(([key]) => sections[key] !== '')
-    .map(([key, label]) => `${label}:\n${sections[key]}`)
-    .join('\n\n');
-}
-
-/** The reverse of sectionsToInstructions; text before any label (or without labels) is the system prompt. */
-export function instructionsToSections(text: string | null): CardSections {
-  const out: CardSections = { personality: '', scenario: '', system_prompt: '', post_history_instructions: '' };
-  if (!text?.trim()) return out;
-  const labelOf = new Map(SECTION_LABELS.map(([key, label]) => [`${label}:`, key]));
-  let current: keyof CardSections | null = null;
-  const collected: Record<string, string[]> = {};
-  const preamble: string[] = [];
-  for (const line of text.split('\n')) {
-    const key = labelOf.get(line.trim());
-    if (key && collected[key] === undefined) {
-      current = key;
-      collected[key] = [];
-      continue;
-    }
-    (current ? collected[current]! : preamble).push(line);
-  }
-  for (const [key] of SECTION_LABELS) out[key] = (collected[key] ?? []).join('\n').trim();
-  const pre = preamble.join('\n').trim();
-  if (pre) out.system_prompt = out.system_prompt ? `${pre}\n\n${out.system_prompt}` : pre;
-  return out;
-}
-
 export function toPreview(card: ParsedCard): CardPreview {
   return {
     name: card.name,
@@ -259,6 +249,7 @@ export function toPreview(card: ParsedCard): CardPreview {
     behaviorInstructions: card.behaviorInstructions,
     lorebookEntries: knowledgeEntries(card.book).length,
     hasImage: card.image !== null,
+    descriptionContinued: card.sections.description_continued !== '',
     spec: card.spec,
   };
 }

@@ -12,10 +12,11 @@ import { messages } from '../../../shared/messages';
 import type { CardPreview } from '../../../shared/schemas/character-card';
 import type { Personality } from '../../../shared/schemas/personality';
 import { insertPersonality, type PersonalityRow } from '../personalities/personalities.repository';
-import { loadOwnedPersonality, loadVisiblePersonality } from '../personalities/personality-access';
+import { loadVisiblePersonality } from '../personalities/personality-access';
 import { toPersonalityDto } from '../personalities/personalities.service';
 import type { DocumentService } from '../documents/documents.service';
-import { CardError, lorebookText, parseCard, toPreview, type ParsedCard } from './card-parse';
+import { CardError, CardTooLongError, parseCard, toPreview, type ParsedCard } from './card-parse';
+import { lorebookText } from './card-lorebook';
 import { cardJson, cardPng, exportFileName, type ExportSource } from './card-export';
 import * as repo from './character-cards.repository';
 
@@ -36,6 +37,8 @@ function parseOrReject(bytes: Uint8Array): ParsedCard {
   try {
     return parseCard(bytes);
   } catch (err) {
+    // A card too long for a personality is still a card: it gets its own message.
+    if (err instanceof CardTooLongError) throw new AppError('BAD_REQUEST', messages.cards.tooLong(err.message));
     if (err instanceof CardError) throw new AppError('BAD_REQUEST', messages.cards.notACard(err.message));
     throw err;
   }
@@ -112,8 +115,11 @@ export function createCharacterCardService(deps: CharacterCardDeps) {
     },
 
     async export(viewer: Viewer, personalityId: string, format: 'json' | 'png'): Promise<CardDownload> {
-      // Owner only, whatever the sharing level: see docs/architecture.md (character cards).
-      const row = await loadOwnedPersonality(db, personalityId, viewer.id);
+      // Owner only, whatever the sharing level: see docs/architecture.md (character cards). Those
+      // who may see it but do not own it get 403 with a message about exporting (an export
+      // changes nothing); anyone else 404, as for every personality they may not see.
+      const row = await loadVisiblePersonality(db, personalityId, viewer.id);
+      if (row.userId !== viewer.id) throw new AppError('FORBIDDEN', messages.cards.exportOwnerOnly);
       const src = exportSource(row);
       if (format === 'json') return { fileName: exportFileName(row.name, 'json'), contentType: 'application/json; charset=utf-8', body: cardJson(src) };
       if (!row.avatarKey) throw new AppError('NOT_FOUND', messages.cards.noImage);

@@ -64,11 +64,12 @@ describe('preview', () => {
     expect(res.body.preview).toEqual({
       name: 'Captain Mirella',
       description: 'A sky pirate of the northern winds.',
-      greeting: 'Ahoy, {{user}}! Welcome aboard the Gull.',
+      greeting: 'Ahoy, you! Welcome aboard the Gull.',
       behaviorInstructions:
-        'Personality:\nBold and loyal.\n\nScenario:\nOn the deck at dawn.\n\nSystem prompt:\nYou are {{char}}.\n\nPost-history instructions:\nNever break character.',
+        'Personality:\nBold and loyal.\n\nScenario:\nOn the deck at dawn.\n\nSystem prompt:\nYou are Captain Mirella.\n\nPost-history instructions:\nNever break character.',
       lorebookEntries: 2,
       hasImage: false,
+      descriptionContinued: false,
       spec: 'chara_card_v2',
     });
     expect(await names(owner)).toEqual([]);
@@ -89,7 +90,7 @@ describe('import', () => {
     const res = await send(owner, '/import', jsonBytes(mirella()), 'mirella.json');
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const p = res.body.personality;
-    expect(p).toMatchObject({ name: 'Captain Mirella', sharingType: 'private', isPublic: false, isOwner: true, hasAvatar: false, greeting: 'Ahoy, {{user}}! Welcome aboard the Gull.' });
+    expect(p).toMatchObject({ name: 'Captain Mirella', sharingType: 'private', isPublic: false, isOwner: true, hasAvatar: false, greeting: 'Ahoy, you! Welcome aboard the Gull.' });
     expect(p.behaviorInstructions).toContain('Personality:\nBold and loyal.');
 
     // Private: a stranger does not see it.
@@ -116,6 +117,56 @@ describe('import', () => {
     // A saved conversation starts with it too.
     const conv = await owner.post(`/api/personalities/${p.id}/conversations`, {});
     expect(conv.body.conversation?.messages?.[0]?.content ?? conv.body.messages?.[0]?.content).toBe('Ahoy, you! Welcome aboard the Gull.');
+  });
+
+  it('each lorebook entry is a passage opened by its keys: a question naming only a key finds and cites it', async () => {
+    const owner = await server.user();
+    const card = cardObject({
+      name: 'Archivist',
+      entries: [
+        { keys: ['Eldoria', 'capital'], content: 'The city sits on a white cliff above the Silver Sea, ruled by a council of nine.' },
+        { keys: ['Vetra'], content: 'A foundry town of smoke and brass.' },
+      ],
+    });
+    const id = (await send(owner, '/import', jsonBytes(card))).body.personality.id as string;
+    const doc = (await owner.get(`/api/personalities/${id}/documents`)).body.documents[0];
+    await waitForDocument(owner, id, doc.id);
+    const chunks = (await owner.get(`/api/personalities/${id}/documents/${doc.id}/chunks`)).body.chunks as { content: string }[];
+    expect(chunks.map((c) => c.content).join('\n\n')).toContain('Eldoria (capital): The city sits on a white cliff above the Silver Sea');
+    const answer = await chat(owner, id, { message: 'Tell me about Eldoria' });
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain('white cliff');
+    expect(answer.text).toContain('Archivist lorebook.txt (chunk');
+  });
+
+  it('a V1 card (no spec, fields at the top level) is imported like a V2 card', async () => {
+    const owner = await server.user();
+    const res = await send(owner, '/import', jsonBytes({ name: 'Old Tom', description: 'A ferryman.', personality: 'Gruff.', first_mes: 'Fare, {{user}}?' }), 'tom.json');
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.personality).toMatchObject({ name: 'Old Tom', description: 'A ferryman.', greeting: 'Fare, you?', behaviorInstructions: 'Personality:\nGruff.' });
+  });
+
+  it('a card whose description is longer than a personality description keeps the rest in the behaviour instructions', async () => {
+    const owner = await server.user();
+    const long = Array.from({ length: 10 }, (_, i) => `Part ${i}. ${'{{char}} remembers the harbour at dawn. '.repeat(20).trim()}`).join('\n\n');
+    const card = cardObject({ name: 'Longa', description: long, personality: 'Calm.' });
+    const preview = await send(owner, '/import/preview', jsonBytes(card));
+    expect(preview.status).toBe(200);
+    expect(preview.body.preview.behaviorInstructions).toMatch(/^Description \(continued\):\nPart \d+\. Longa remembers/);
+    expect(preview.body.preview.descriptionContinued).toBe(true);
+    const res = await send(owner, '/import', jsonBytes(card));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const p = res.body.personality;
+    expect(p.description.length).toBeLessThanOrEqual(5000);
+    expect(p.description.startsWith('Part 0. Longa remembers the harbour at dawn.')).toBe(true);
+    const exported = JSON.parse(await (await owner.raw(`/api/personalities/${p.id}/export.json`)).text());
+    expect(exported.data.description).toBe(long.replace(/\{\{char\}\}/g, 'Longa'));
+    expect(exported.data.personality).toBe('Calm.');
+
+    // Too long even so: a message saying so, not "not a character card".
+    const huge = await send(owner, '/import', jsonBytes(cardObject({ name: 'Huge', description: long, system_prompt: 'Rule. '.repeat(3000) })));
+    expect(huge.status).toBe(400);
+    expect(huge.body.error.message).toMatch(/^This character card is too long to import: its description, personality, scenario and instructions are about \d+ characters together/);
   });
 
   it('a PNG card brings its image as the avatar, served to those who may see the personality only', async () => {
@@ -187,12 +238,22 @@ describe('export', () => {
     await shareDirectly(server.database.db, id, owner.id, friend.id);
     for (const ext of ['json', 'png']) {
       expect((await owner.raw(`/api/personalities/${id}/export.${ext}`)).status).toBe(200);
-      expect((await friend.raw(`/api/personalities/${id}/export.${ext}`)).status).toBe(403);
+      const refused = await friend.request('GET', `/api/personalities/${id}/export.${ext}`);
+      expect(refused.status).toBe(403);
+      // An export changes nothing: the message says what is reserved to the owner.
+      expect(refused.body.error.message).toBe('Only the owner can export this personality');
       expect((await (await server.user()).raw(`/api/personalities/${id}/export.${ext}`)).status).toBe(404);
       expect((await server.client().raw(`/api/personalities/${id}/export.${ext}`)).status).toBe(401);
     }
     // The share recipient may see the avatar (they may see the personality).
     expect((await friend.raw(`/api/personalities/${id}/avatar`)).status).toBe(200);
+
+    // Public: every signed-in visitor may see it, and is told the export is the owner's.
+    await server.database.db.update(personalities).set({ sharingType: 'public', isPublic: true }).where(eq(personalities.id, id));
+    const visitor = await server.user();
+    const refused = await visitor.request('GET', `/api/personalities/${id}/export.json`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toBe('Only the owner can export this personality');
   });
 
   it('round-trips name, description, greeting, behaviour and lorebook through JSON and PNG', async () => {
@@ -206,10 +267,10 @@ describe('export', () => {
     expect(exported.data).toMatchObject({
       name: 'Captain Mirella',
       description: 'A sky pirate of the northern winds.',
-      first_mes: 'Ahoy, {{user}}! Welcome aboard the Gull.',
+      first_mes: 'Ahoy, you! Welcome aboard the Gull.',
       personality: 'Bold and loyal.',
       scenario: 'On the deck at dawn.',
-      system_prompt: 'You are {{char}}.',
+      system_prompt: 'You are Captain Mirella.',
       post_history_instructions: 'Never break character.',
     });
     expect(exported.data.character_book.entries.map((e: { keys: string[]; content: string }) => ({ keys: e.keys, content: e.content }))).toEqual(LORE);
@@ -224,7 +285,7 @@ describe('export', () => {
       const again = await send(owner, '/import', bytes, file);
       expect(again.status).toBe(201);
       const p = again.body.personality;
-      expect(p).toMatchObject({ name: 'Captain Mirella', description: 'A sky pirate of the northern winds.', greeting: 'Ahoy, {{user}}! Welcome aboard the Gull.', hasAvatar: file.endsWith('.png') });
+      expect(p).toMatchObject({ name: 'Captain Mirella', description: 'A sky pirate of the northern winds.', greeting: 'Ahoy, you! Welcome aboard the Gull.', hasAvatar: file.endsWith('.png') });
       const reExport = JSON.parse(await (await owner.raw(`/api/personalities/${p.id}/export.json`)).text());
       expect(reExport.data).toEqual(exported.data);
     }

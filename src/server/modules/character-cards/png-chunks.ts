@@ -74,6 +74,23 @@ export function readTextChunk(data: Buffer): { keyword: string; text: string } |
   return { keyword: data.subarray(0, nul).toString('latin1'), text: data.subarray(nul + 1).toString('latin1') };
 }
 
+/**
+ * An iTXt chunk's keyword and text (UTF-8 by the PNG spec), or null when malformed. `compressed`
+ * tells a zlib-compressed text apart; its `text` is then empty (the caller decides what to say).
+ */
+export function readITextChunk(data: Buffer): { keyword: string; compressed: boolean; text: string } | null {
+  const nul = data.indexOf(0);
+  if (nul < 1 || nul > 79 || data.length < nul + 3) return null;
+  const keyword = data.subarray(0, nul).toString('latin1');
+  const compressed = data[nul + 1] === 1;
+  // After the two compression bytes: a language tag and a translated keyword, each ending in NUL.
+  const languageEnd = data.indexOf(0, nul + 3);
+  const translatedEnd = languageEnd < 0 ? -1 : data.indexOf(0, languageEnd + 1);
+  if (translatedEnd < 0) return null;
+  if (compressed) return { keyword, compressed, text: '' };
+  return { keyword, compressed, text: data.subarray(translatedEnd + 1).toString('utf8') };
+}
+
 export function textChunk(keyword: string, text: string): PngChunk {
   return { type: 'tEXt', data: Buffer.concat([Buffer.from(keyword, 'latin1'), Buffer.from([0]), Buffer.from(text, 'latin1')]) };
 }

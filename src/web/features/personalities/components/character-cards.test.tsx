@@ -16,6 +16,7 @@ const preview = {
   behaviorInstructions: 'Personality:\nBold.',
   lorebookEntries: 2,
   hasImage: true,
+  descriptionContinued: false,
   spec: 'chara_card_v2',
 };
 
@@ -61,6 +62,31 @@ describe('import a character card', () => {
     expect(await screen.findByText('Imported "Captain Mirella"')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Import a character card' })).toBeNull());
     expect(api.calls.filter((c) => c.method === 'POST' && c.path === '/api/personalities/import')).toHaveLength(1);
+  });
+
+  it('says when a long description goes on in the behaviour instructions (and not otherwise)', async () => {
+    const long = { ...preview, description: 'The beginning.', behaviorInstructions: 'Description (continued):\nThe rest.\n\nPersonality:\nBold.', descriptionContinued: true };
+    stubApi({
+      viewer: ada,
+      override: (call) => (call.path === '/api/personalities/import/preview' ? { status: 200, body: { preview: long } } : undefined),
+    });
+    const { user, dialog } = await openImport();
+    await user.upload(within(dialog).getByLabelText('Character card file'), new File(['{}'], 'long.json', { type: 'application/json' }));
+    const shown = await within(dialog).findByRole('region', { name: 'Card preview' });
+    expect(within(shown).getByTestId('card-preview-description-continued')).toHaveTextContent(
+      'The card\'s description is longer than 5000 characters: its beginning becomes the description, and the rest opens the behaviour instructions under "Description (continued)", so the character keeps all of it.',
+    );
+  });
+
+  it('shows no such note for a description that fits', async () => {
+    stubApi({
+      viewer: ada,
+      override: (call) => (call.path === '/api/personalities/import/preview' ? { status: 200, body: { preview } } : undefined),
+    });
+    const { user, dialog } = await openImport();
+    await user.upload(within(dialog).getByLabelText('Character card file'), new File(['{}'], 'mirella.json', { type: 'application/json' }));
+    const shown = await within(dialog).findByRole('region', { name: 'Card preview' });
+    expect(within(shown).queryByTestId('card-preview-description-continued')).toBeNull();
   });
 
   it("shows the server's message for a bad file and offers no Import; Cancel creates nothing", async () => {

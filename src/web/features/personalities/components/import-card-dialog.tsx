@@ -1,10 +1,12 @@
-// "Import" a Character Card (V2/V3, .json or .png): choose a file, see what would be imported
-// (name, description, greeting, number of lorebook entries), then Import or Cancel. Loaded lazily
-// when opened (React.lazy in the dashboard). Card text is shown as text only.
+// "Import" a Character Card (V1/V2/V3, .json or .png): choose a file, see what would be imported
+// (name, description, greeting, number of lorebook entries, and whether a long description goes on
+// in the behaviour instructions), then Import or Cancel. Loaded lazily when opened (React.lazy in
+// the dashboard). Card text is shown as text only.
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { LoaderCircleIcon, UploadIcon } from 'lucide-react';
 import { messages } from '../../../../shared/messages';
+import { limits } from '../../../../shared/limits';
 import type { CardPreview } from '../../../../shared/schemas/character-card';
 import { errorMessage } from '../../../lib/api-client';
 import { Alert, AlertDescription } from '../../../components/ui/alert';
@@ -65,7 +67,7 @@ export default function ImportCardDialog({ open, onOpenChange }: Props) {
         <DialogHeader>
           <DialogTitle>Import a character card</DialogTitle>
           <DialogDescription>
-            A Character Card V2 or V3 file (.json, or a .png with the card inside). The new personality is private to you.
+            A Character Card V1, V2 or V3 file (.json, or a .png with the card inside). The new personality is private to you.
           </DialogDescription>
         </DialogHeader>
         <div className="grid gap-2">
@@ -93,6 +95,11 @@ export default function ImportCardDialog({ open, onOpenChange }: Props) {
           <section aria-label="Card preview" className="grid gap-3 rounded-lg border bg-muted/30 p-4 text-sm">
             <PreviewField label="Name" value={preview.name} />
             <PreviewField label="Description" value={preview.description} />
+            {preview.descriptionContinued && (
+              <p className="text-muted-foreground" data-testid="card-preview-description-continued">
+                {messages.cards.descriptionContinued(limits.personalityDescriptionMax)}
+              </p>
+            )}
             <PreviewField label="Greeting" value={preview.greeting} />
             <PreviewField
               label="Lorebook entries"
