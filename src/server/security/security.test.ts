@@ -48,6 +48,14 @@ describe('sign-in limits (rows 1 and 2)', () => {
     expect((await signInFrom(other, '203.0.113.7', victim.email, 'wrong-password')).status).toBe(429);
   });
 
+  it('sent all at once, wrong passwords are judged one after another: the back-off still starts after three', async () => {
+    const victim = await server.user(undefined, PASSWORD);
+    const attempts = Array.from({ length: 20 }, () => signInFrom(server.client(), '203.0.113.20', victim.email, 'wrong-password'));
+    const statuses = (await Promise.all(attempts)).map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(17);
+  });
+
   it('an account attacked from many addresses stays open to its owner from an address it signed in from', async () => {
     const victim = await server.user(undefined, PASSWORD);
     // The owner signed in from home before the attack.

@@ -7,7 +7,11 @@
 //  - per address over every account: past RATE_LIMIT_AUTH_PER_15MIN failures in 15 minutes, the
 //    same exception.
 // Failures are recorded after the auth library answers 401; state lives in the database
-// (auth_sign_in_attempts), so every app process applies the same limits.
+// (auth_sign_in_attempts), so every app process applies the same limits. Within a process, the
+// attempts on one account, and those from one address, take turns (check, sign-in, record), so
+// sixty wrong passwords sent at once are judged one after another, each seeing the failures
+// before it (at once, forty of them used to get through a limit of five). Across processes each
+// process takes its own turns: the limits are then exceeded at most by the number of processes.
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { Database } from '../db/client';
@@ -47,12 +51,37 @@ function tooMany(c: Context, seconds: number): never {
   throw new AppError('RATE_LIMITED', messages.errors.signInBackoff(wait), { details: { retryAfter: wait } });
 }
 
-/** Wraps the auth library's email sign-in: checks before, records after. */
+/** Runs `work` after every earlier call with the same key has finished (a queue per key). */
+export function createTurns() {
+  const tails = new Map<string, Promise<void>>();
+  return async function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const before = tails.get(key) ?? Promise.resolve();
+    let done!: () => void;
+    const mine = new Promise<void>((resolve) => (done = resolve));
+    const tail = before.then(() => mine);
+    tails.set(key, tail);
+    await before;
+    try {
+      return await work();
+    } finally {
+      done();
+      if (tails.get(key) === tail) tails.delete(key);
+    }
+  };
+}
+
+/** Wraps the auth library's email sign-in: checks before, records after, one attempt at a time per account and per address. */
 export function signInGuard(db: Database, clock: Clock, rules: SignInGuardRules) {
+  const inTurn = createTurns();
   return async (c: Context<AppEnv>, next: () => Promise<void>) => {
     const email = await targetEmail(c);
     if (!email) return next(); // the auth library answers a malformed body itself
     const ip = clientAddress(c) ?? 'unknown';
+    // Always the account's turn first, then the address's: no two attempts wait on each other in a circle.
+    return inTurn(`account:${email}`, () => inTurn(`address:${ip}`, () => guarded(c, next, email, ip)));
+  };
+
+  async function guarded(c: Context<AppEnv>, next: () => Promise<void>, email: string, ip: string) {
     const now = clock.now();
     const since = new Date(now.getTime() - WINDOW_MS);
     const pair = (
@@ -106,5 +135,5 @@ export function signInGuard(db: Database, clock: Clock, rules: SignInGuardRules)
           .where(and(eq(authSignInAttempts.email, email), eq(authSignInAttempts.ipAddress, ip)));
       }
     }
-  };
+  }
 }
