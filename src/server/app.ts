@@ -208,6 +208,12 @@ export function createApp(deps: AppDeps) {
     '/api/personalities/:id/documents/url',
     rateLimit(db, clock, { endpoint: 'documents/url', max: config.rateLimits.urlImportPerHour, windowSeconds: 3600 }),
   );
+  // Uploads (documents, recordings, character cards) share one budget per person: each request
+  // may carry many megabytes, and sign-up is open, so a fresh account must not fill the disk at will.
+  const uploadLimit = rateLimit(db, clock, { endpoint: 'uploads', max: config.rateLimits.uploadsPerHour, windowSeconds: 3600 });
+  for (const path of ['/api/personalities/:id/documents', '/api/personalities/:id/documents/audio', '/api/personalities/import', '/api/personalities/import/preview']) {
+    app.on('POST', path, uploadLimit);
+  }
   // Any signed-in POST to the auth library may end or change sessions (sign-out, change password
   // revoking the others, revoke-session(s), delete-user, update-user): every process's session
   // cache drops that user's entries once it is done, failed or not (session-cache.ts).

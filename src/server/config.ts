@@ -38,6 +38,7 @@ const envSchema = z.object({
   RATE_LIMIT_FEEDBACK_PER_HOUR: z.coerce.number().int().positive().default(20),
   RATE_LIMIT_CHAT_PER_MINUTE: z.coerce.number().int().positive().default(30),
   RATE_LIMIT_URL_IMPORT_PER_HOUR: z.coerce.number().int().positive().default(30),
+  RATE_LIMIT_UPLOADS_PER_HOUR: z.coerce.number().int().positive().default(60),
   RATE_LIMIT_VERIFICATION_EMAIL_PER_HOUR: z.coerce.number().int().positive().default(5),
   /** Wrong passwords for one account from one address before sign-in backs off (1 s, 2 s, 4 s ... 15 min). */
   SIGN_IN_FAILURES_BEFORE_BACKOFF: z.coerce.number().int().positive().default(5),
@@ -144,6 +145,7 @@ export interface AppConfig {
     feedbackPerHour: number;
     chatPerMinute: number;
     urlImportPerHour: number;
+    uploadsPerHour: number;
     verificationEmailPerHour: number;
     signInFailuresBeforeBackoff: number;
     signInFailuresPerAccount: number;
@@ -228,6 +230,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       feedbackPerHour: e.RATE_LIMIT_FEEDBACK_PER_HOUR,
       chatPerMinute: e.RATE_LIMIT_CHAT_PER_MINUTE,
       urlImportPerHour: e.RATE_LIMIT_URL_IMPORT_PER_HOUR,
+      uploadsPerHour: e.RATE_LIMIT_UPLOADS_PER_HOUR,
       verificationEmailPerHour: e.RATE_LIMIT_VERIFICATION_EMAIL_PER_HOUR,
       signInFailuresBeforeBackoff: e.SIGN_IN_FAILURES_BEFORE_BACKOFF,
       signInFailuresPerAccount: e.SIGN_IN_FAILURES_PER_ACCOUNT,

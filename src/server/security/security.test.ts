@@ -92,6 +92,7 @@ describe('request rules', () => {
       env: {
         RATE_LIMIT_CHAT_PER_MINUTE: '3',
         RATE_LIMIT_URL_IMPORT_PER_HOUR: '1',
+        RATE_LIMIT_UPLOADS_PER_HOUR: '3',
         RATE_LIMIT_VERIFICATION_EMAIL_PER_HOUR: '2',
         EVENT_STREAMS_PER_CLIENT: '2',
         TRUSTED_PROXIES: '127.0.0.1',
@@ -146,6 +147,31 @@ describe('request rules', () => {
     expect(first.status).not.toBe(429);
     const second = await owner.post(`/api/personalities/${id}/documents/url`, { url: 'http://127.0.0.1:9/nothing' });
     expect(second.status).toBe(429);
+  });
+
+  it('uploads (documents, recordings, character cards) share one hourly budget per person', async () => {
+    const owner = await server.user();
+    const id = await createPersonality(owner);
+    const upload = (path: string, field: string, name: string, body: string) => {
+      const form = new FormData();
+      form.append(field, new Blob([body]), name);
+      return owner.raw(path, { method: 'POST', body: form });
+    };
+    expect((await upload(`/api/personalities/${id}/documents`, 'files', 'a.txt', 'First notes.')).status).toBe(200);
+    expect((await upload('/api/personalities/import/preview', 'file', 'card.json', '{}')).status).toBe(400);
+    expect((await upload(`/api/personalities/${id}/documents`, 'files', 'b.txt', 'Second notes.')).status).toBe(200);
+    const refused = await upload(`/api/personalities/${id}/documents`, 'files', 'c.txt', 'Third notes.');
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).error.message).toBe('Too many requests. Please wait a few minutes before trying again.');
+    expect((await upload('/api/personalities/import', 'file', 'card.json', '{}')).status).toBe(429);
+    const listed = await owner.get(`/api/personalities/${id}/documents`);
+    expect(listed.body.documents.map((d: { fileName: string }) => d.fileName).sort()).toEqual(['a.txt', 'b.txt']);
+    // Someone else still uploads.
+    const other = await server.user();
+    const theirs = await createPersonality(other);
+    const form = new FormData();
+    form.append('files', new Blob(['Mine.']), 'mine.txt');
+    expect((await other.raw(`/api/personalities/${theirs}/documents`, { method: 'POST', body: form })).status).toBe(200);
   });
 
   it('rows 5 and 6: deleting questions takes only a real ISO date', async () => {
