@@ -57,4 +57,11 @@ describe('personality list order', () => {
     expect(await names(server.client())).toEqual(['pub zeta', 'pub two a', 'pub two b', 'pub nulls a', 'pub nulls b']);
     expect(await names(other)).toEqual(['pub zeta', 'pub two a', 'pub two b', 'pub nulls a', 'pub nulls b', 'carl', 'hidden']);
   });
+
+  it('orders names regardless of letter case ("aardvark" before "Mango"), as the A-Z order does', async () => {
+    const owner = await server.user();
+    for (const name of ['Mango', 'aardvark', 'Zebra', 'banana']) expect((await owner.post('/api/personalities', { name })).status).toBe(201);
+    const mine = ((await owner.get('/api/personalities')).body.personalities as { name: string; userId?: string }[]).map((p) => p.name).filter((n) => ['Mango', 'aardvark', 'Zebra', 'banana'].includes(n));
+    expect(mine).toEqual(['aardvark', 'banana', 'Mango', 'Zebra']);
+  });
 });

@@ -31,6 +31,8 @@ export async function listVisible(db: Database, viewerId: string | null): Promis
     .orderBy(
       desc(isPublicSql),
       sql`case when ${isPublicSql} then ${personalities.displayOrder} end asc nulls last`,
+      // Names as a person reads them: "aardvark" before "Mango" (the database's order is by code point).
+      sql`lower(${personalities.name}) asc`,
       asc(personalities.name),
       asc(personalities.id),
     );

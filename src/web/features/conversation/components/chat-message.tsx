@@ -14,7 +14,7 @@ import { PronunciationReportView } from './pronunciation-report';
 interface Props {
   message: LogMessage;
   personalityName: string;
-  /** Shows "Report" on finished replies (not the greeting). */
+  /** Shows "Report" on finished replies (not the greeting, nor a notice standing in for a reply). */
   personalityId?: string;
   /** The personality's picture (a PNG card's); the initial letter when absent. */
   avatarUrl?: string | null;
@@ -91,7 +91,7 @@ export const ChatMessage = memo(function ChatMessage({ message: m, personalityNa
         {!m.streaming && m.content.trim() && (action || (personalityId && m.kind !== 'greeting')) && (
           <div className="flex flex-wrap items-center gap-1">
             {action?.(m)}
-            {personalityId && m.kind !== 'greeting' && <ReportReplyDialog personalityId={personalityId} content={m.content} />}
+            {personalityId && m.kind !== 'greeting' && m.kind !== 'fallback' && <ReportReplyDialog personalityId={personalityId} content={m.content} />}
           </div>
         )}
       </div>

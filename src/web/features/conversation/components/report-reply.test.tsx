@@ -4,6 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { renderApp } from '../../../test-support/render-app';
 import { fakeApi } from '../../../test-support/fake-api';
 import { ReportReplyDialog } from './report-reply-dialog';
+import { ChatMessage } from './chat-message';
+import type { LogMessage } from '../utils/log-message';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -48,5 +50,18 @@ describe('Report on a reply', () => {
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Report' }));
     expect(await screen.findByText('Failed to report the reply. Please try again.')).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Report this reply' })).toBeInTheDocument();
+  });
+
+  it('is offered on a reply, not on the greeting nor on a notice standing in for one (a withheld or failed reply)', () => {
+    const message = (kind: LogMessage['kind'], content: string): LogMessage => ({ id: kind, sender: 'personality', content, timestamp: new Date().toISOString(), kind, documentReferences: [] });
+    const shown = (m: LogMessage) => {
+      const { unmount } = renderApp(<ol><ChatMessage message={m} personalityName="Ada" personalityId="p-1" /></ol>);
+      const found = screen.queryByRole('button', { name: 'Report this reply' }) !== null;
+      unmount();
+      return found;
+    };
+    expect(shown(message('message', 'A reply.'))).toBe(true);
+    expect(shown(message('greeting', 'Hello!'))).toBe(false);
+    expect(shown(message('fallback', 'That reply was withheld.'))).toBe(false);
   });
 });
