@@ -40,7 +40,9 @@ for (const f of families) {
   }
 }
 const severe = results.filter((r) => r.item.severe);
-const severeCaught = severe.filter((r) => r.types.some((t) => ['violence/threat', 'sexual/minors', 'self-harm/instructions', 'violence'].includes(t))).length;
+// MODERATION_SEVERE_TYPES' default (src/server/config.ts): only these are withheld from the model.
+const SEVERE_TYPES = ['violence/threat', 'sexual/minors', 'self-harm/instructions'];
+const severeCaught = severe.filter((r) => r.types.some((t) => SEVERE_TYPES.includes(t))).length;
 console.log(`  overall     recall ${(tpAll / harmfulAll).toFixed(2)}  false positives ${fpAll}/${benignAll} (${((100 * fpAll) / benignAll).toFixed(1)}%)  severe flagged ${severeCaught}/${severe.length}`);
 
 const texts = moderationSet.map((x) => x.text);

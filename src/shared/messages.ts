@@ -110,6 +110,8 @@ export const messages = {
     noPendingFlags: 'No pending flags',
     loadFlagsFailed: 'Failed to load content flags',
     flagNotPending: 'This flag has already been reviewed',
+    /** Beside "[Deleted Personality]" on a flag: the name it was flagged under. */
+    flaggedPersonalityDeleted: (name: string) => `Flagged as "${name}"; the personality has since been deleted.`,
   },
   moderation: {
     /** A person's message held back before the model (severe content). */
@@ -168,6 +170,8 @@ export const messages = {
     accessDeniedTitle: 'Access Denied',
     accessDenied: "You don't have permission to manage this personality's documents.",
     backToDocuments: 'Back to Documents',
+    /** Beside the Private switch of a document moderation holds private until an admin clears it. */
+    heldForReview: 'Held for review',
     referenced: 'Referenced',
     notProcessed: "This document hasn't been processed yet. Ask the owner to process it to view chunks.",
     chunkUnavailable: 'Unable to load chunk: This referenced chunk is not available.',

@@ -19,6 +19,8 @@ export const documentSchema = z.object({
   sizeBytes: z.number().nullable(),
   sourceUrl: z.string().nullable(),
   isPrivate: z.boolean(),
+  /** Held private by moderation until an admin clears it (a pending or confirmed flag). */
+  heldForReview: z.boolean(),
   status: z.enum(DOCUMENT_STATUSES),
   /** 0-100; meaningful while status is processing. */
   progress: z.number(),

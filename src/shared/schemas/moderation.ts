@@ -4,8 +4,13 @@ import { optionalText } from './common';
 
 export const flagSchema = z.object({
   id: z.string(),
-  personalityId: z.string(),
+  /** null once the personality has been deleted (its flags are kept). */
+  personalityId: z.string().nullable(),
+  /** "[Deleted Personality]" when the personality is gone. */
   personalityName: z.string(),
+  personalityDeleted: z.boolean(),
+  /** The personality's name when the flag was filed (kept after deletion, for context). */
+  personalityNameAtFlag: z.string(),
   personalityIsPublic: z.boolean(),
   documentFileName: z.string().nullable(),
   /** The reporter's display name, or e-mail without one; null for the classifier or a signed-out visitor. */

@@ -15,9 +15,11 @@ export const contentFlags = pgTable(
   'content_flags',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    personalityId: uuid('personality_id')
-      .notNull()
-      .references(() => personalities.id, { onDelete: 'cascade' }),
+    // A deleted personality keeps its flags (set null), so an owner cannot erase its record of
+    // confirmed violations by deleting it; personality_name keeps what admins reviewed it as.
+    personalityId: uuid('personality_id').references(() => personalities.id, { onDelete: 'set null' }),
+    /** The personality's name when the flag was filed (shown once the personality is deleted). */
+    personalityName: text('personality_name').notNull(),
     documentId: uuid('document_id').references(() => personalityDocuments.id, { onDelete: 'set null' }),
     flaggedByUserId: text('flagged_by_user_id').references(() => user.id, { onDelete: 'set null' }),
     source: text('source').$type<FlagSource>().notNull(),
@@ -25,6 +27,11 @@ export const contentFlags = pgTable(
     confidence: real('confidence').notNull(),
     contentExcerpt: text('content_excerpt').notNull(),
     reportReason: text('report_reason'),
+    /**
+     * sha256 of the checked text that was flagged (a document's window, normalized): a false
+     * positive on the same text is not flagged again when the document is processed again.
+     */
+    checkedTextHash: text('checked_text_hash'),
     /** The flag made its document private (a false positive gives it back). */
     heldDocument: boolean('held_document').notNull().default(false),
     /** The owner's own choice when the flag held the document: a false positive restores it (never publishes a private one). */

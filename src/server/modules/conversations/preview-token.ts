@@ -3,7 +3,7 @@
 // server (HMAC-SHA256 with a key derived from the auth secret) and bound to the asker, the
 // personality, the conversation and the message, with a short expiry. Stateless, so it works
 // across app processes.
-import crypto from 'node:crypto';
+import { createTokenSigner } from '../../lib/signed-token';
 import type { ChatTurn } from '../../ai/providers';
 import type { DocumentReference } from '../../../shared/schemas/conversations';
 import type { RetrievedPassage } from './retrieval';
@@ -21,27 +21,13 @@ export interface PreviewPayload {
 }
 
 export function createPreviewSigner(secret: string) {
-  const key = crypto.createHmac('sha256', secret).update('kindred chat preview v1').digest();
-  const sign = (body: string) => crypto.createHmac('sha256', key).update(body).digest('base64url');
+  const tokens = createTokenSigner<PreviewPayload>(secret, 'kindred chat preview v1');
   return {
-    sign(payload: PreviewPayload): string {
-      const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-      return `${body}.${sign(body)}`;
-    },
+    sign: (payload: PreviewPayload): string => tokens.sign(payload),
     /** The payload when the signature is valid and it has not expired; undefined otherwise. */
     verify(token: string, nowMs: number): PreviewPayload | undefined {
-      const dot = token.indexOf('.');
-      if (dot <= 0) return undefined;
-      const body = token.slice(0, dot);
-      const given = Buffer.from(token.slice(dot + 1));
-      const expected = Buffer.from(sign(body));
-      if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return undefined;
-      try {
-        const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as PreviewPayload;
-        return payload.expiresAt > nowMs ? payload : undefined;
-      } catch {
-        return undefined;
-      }
+      const payload = tokens.read(token);
+      return payload && payload.expiresAt > nowMs ? payload : undefined;
     },
   };
 }

@@ -5,6 +5,7 @@ import type { Database } from '../../db/client';
 import { retryOnDeadlock } from '../../db/deadlock-retry';
 import { personalityDocuments, personalityDocumentChunks, personalityDocumentTexts } from '../../db/schema/documents';
 import { personalities } from '../../db/schema/personalities';
+import { contentFlags } from '../../db/schema/moderation';
 import type { DbOrTx } from '../../jobs/jobs.repository';
 
 export type DocumentRow = typeof personalityDocuments.$inferSelect;
@@ -32,8 +33,11 @@ const summaryColumns = {
   updatedAt: personalityDocuments.updatedAt,
   processedAt: personalityDocuments.processedAt,
   hasContent: sql<boolean>`exists (select 1 from ${personalityDocumentTexts} t where t.document_id = ${personalityDocuments.id})`,
+  // Moderation keeps it private: a flag that held it is pending or confirmed (the owner is told).
+  // The table is named for the outer id: a bare "id" would be the flag's.
+  heldForReview: sql<boolean>`exists (select 1 from ${contentFlags} f where f.document_id = ${personalityDocuments}.id and f.held_document and f.status in ('pending', 'approved'))`,
 };
-export type DocumentSummary = DocumentRow & { hasContent: boolean };
+export type DocumentSummary = DocumentRow & { hasContent: boolean; heldForReview: boolean };
 
 /** "Private documents only for the owner": the asker may use this document. */
 function usableBy(viewerId: string | null) {

@@ -59,6 +59,7 @@ export function toDocumentDto(row: repo.DocumentSummary): DocumentDto {
     sizeBytes: row.sizeBytes,
     sourceUrl: row.sourceUrl,
     isPrivate: row.isPrivate,
+    heldForReview: row.heldForReview,
     status,
     progress: active ? row.progress : status === 'ready' ? 100 : 0,
     error: row.processingState === 'failed' ? row.error : null,

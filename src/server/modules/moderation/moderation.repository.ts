@@ -17,10 +17,16 @@ export interface NewFlag {
   reportReason?: string | null;
   heldDocument?: boolean;
   documentWasPrivate?: boolean;
+  checkedTextHash?: string | null;
 }
 
+/** Records a flag with the personality's name of the moment (kept if the personality is deleted later). */
 export async function insertFlag(db: Database, flag: NewFlag): Promise<string> {
-  const [row] = await db.insert(contentFlags).values(flag).returning({ id: contentFlags.id });
+  const personalityName = sql<string>`coalesce((select ${personalities.name} from ${personalities} where ${personalities.id} = ${flag.personalityId}), '')`;
+  const [row] = await db
+    .insert(contentFlags)
+    .values({ ...flag, personalityName })
+    .returning({ id: contentFlags.id });
   return row!.id;
 }
 
@@ -30,14 +36,16 @@ function flagQuery(db: Database) {
   return db
     .select({
       flag: contentFlags,
-      personalityName: personalities.name,
+      /** null once the personality is deleted (the flag keeps its own copy of the name). */
+      currentPersonalityName: personalities.name,
       personalityIsPublic: personalities.isPublic,
       documentFileName: personalityDocuments.fileName,
       reporterName: reporter.name,
       reporterEmail: reporter.email,
     })
     .from(contentFlags)
-    .innerJoin(personalities, eq(personalities.id, contentFlags.personalityId))
+    // A left join: a deleted personality's flags stay listed, and reviewable.
+    .leftJoin(personalities, eq(personalities.id, contentFlags.personalityId))
     .leftJoin(personalityDocuments, eq(personalityDocuments.id, contentFlags.documentId))
     .leftJoin(reporter, eq(reporter.id, contentFlags.flaggedByUserId));
 }
@@ -100,4 +108,13 @@ export async function documentHeld(db: Database, documentId: string): Promise<bo
     .from(contentFlags)
     .where(and(eq(contentFlags.documentId, documentId), eq(contentFlags.heldDocument, true), inArray(contentFlags.status, ['pending', 'approved'])));
   return Number(rows[0]?.n ?? 0) > 0;
+}
+
+/** The decisions already on record for this text of this document (same checked-text hash). */
+export async function flagStatusesForText(db: Database, documentId: string, checkedTextHash: string): Promise<FlagStatus[]> {
+  const rows = await db
+    .select({ status: contentFlags.status })
+    .from(contentFlags)
+    .where(and(eq(contentFlags.documentId, documentId), eq(contentFlags.checkedTextHash, checkedTextHash)));
+  return rows.map((r) => r.status);
 }

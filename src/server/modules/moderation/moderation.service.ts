@@ -2,8 +2,11 @@
 // - check(): the offline classifier (or the configured model) on a text; severe types are held
 //   back by the caller (a message never reaches the model, a reply is withheld).
 // - Anything at or above the threshold becomes a pending flag with an excerpt (never a whole
-//   document). A flagged document is made private until an admin clears it.
+//   document): the flagged sentence(s) with a little context (flag-excerpt.ts). A flagged
+//   document is made private until an admin clears it; text an admin cleared is not flagged again.
+// - Flags outlive their personality: deleting it must not erase its record.
 // - People report replies; admins list and review flags.
+import { createHash } from 'node:crypto';
 import type { Database } from '../../db/client';
 import type { Viewer } from '../../auth/session';
 import type { Clock } from '../../lib/clock';
@@ -15,9 +18,12 @@ import type { ModerationResult, Moderator } from '../../ai/moderation/moderation
 import type { FlagSource } from '../../db/schema/moderation';
 import { loadVisiblePersonality } from '../personalities/personality-access';
 import * as repo from './moderation.repository';
+import { excerptOf, flaggedExcerpt, type ExcerptClassifier } from './flag-excerpt';
 
-const EXCERPT_CHARS = 500;
 const RECENTLY_REVIEWED = 10;
+/** A document is checked in windows of this many characters (plus a small overlap). */
+const DOCUMENT_WINDOW = 4000;
+const WINDOW_OVERLAP = 200;
 
 export interface ModerationVerdict {
   result: ModerationResult;
@@ -25,19 +31,22 @@ export interface ModerationVerdict {
   severe: boolean;
 }
 
-/** The excerpt around the first harmful part is unknown to the classifier: the text's start. */
-export function excerptOf(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS - 1)}…` : flat;
+/** What an admin's decision on a document's text is remembered by (the flagged window's text). */
+export function checkedTextHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 function toDto(r: repo.FlagRow): ContentFlag {
   const f = r.flag;
+  // Shown like a deleted personality of a public request; the name it had stays beside it.
+  const deleted = f.personalityId === null || r.currentPersonalityName === null;
   return {
     id: f.id,
-    personalityId: f.personalityId,
-    personalityName: r.personalityName,
-    personalityIsPublic: r.personalityIsPublic,
+    personalityId: deleted ? null : f.personalityId,
+    personalityName: deleted ? messages.approval.deletedPersonality : r.currentPersonalityName!,
+    personalityDeleted: deleted,
+    personalityNameAtFlag: f.personalityName,
+    personalityIsPublic: !deleted && Boolean(r.personalityIsPublic),
     documentFileName: r.documentFileName ?? null,
     reporter: r.reporterName?.trim() ? r.reporterName : (r.reporterEmail ?? null),
     source: f.source,
@@ -63,13 +72,18 @@ export interface ModerationDeps {
 export function createModerationService(deps: ModerationDeps) {
   const { db, clock, logger, moderator } = deps;
   const severe = new Set(deps.severeTypes);
+  // The offline classifier is cheap enough to score every sentence when finding an excerpt.
+  const excerptClassifier: ExcerptClassifier = { classify: (text) => moderator.classify(text), cheap: moderator.name === 'offline' };
 
   async function check(text: string): Promise<ModerationVerdict> {
     const result = await moderator.classify(text);
     return { result, severe: result.categories.some((c) => severe.has(c.type)) };
   }
 
-  async function flag(verdict: ModerationVerdict, at: { personalityId: string; source: FlagSource; text: string; documentId?: string; hold?: { wasPrivate: boolean } }) {
+  async function flag(
+    verdict: ModerationVerdict,
+    at: { personalityId: string; source: FlagSource; text: string; documentId?: string; hold?: { wasPrivate: boolean }; checkedTextHash?: string },
+  ) {
     if (verdict.result.categories.length === 0) return;
     await repo.insertFlag(db, {
       personalityId: at.personalityId,
@@ -77,9 +91,10 @@ export function createModerationService(deps: ModerationDeps) {
       source: at.source,
       flagType: verdict.result.categories.map((c) => c.type).join(','),
       confidence: verdict.result.confidence,
-      contentExcerpt: excerptOf(at.text),
+      contentExcerpt: await flaggedExcerpt(at.text, verdict.result, excerptClassifier),
       heldDocument: Boolean(at.hold),
       documentWasPrivate: at.hold?.wasPrivate ?? false,
+      checkedTextHash: at.checkedTextHash ?? null,
     });
   }
 
@@ -97,22 +112,35 @@ export function createModerationService(deps: ModerationDeps) {
       return verdict;
     },
 
-    /** A document's extracted text, in the processing job: flagged text holds the document private. */
+    /**
+     * A document's extracted text, in the processing job: flagged text holds the document private.
+     * Processing it again does not undo an admin's decision: a window an admin called a false
+     * positive is passed over, and one already flagged is not flagged twice. Changed text is new.
+     */
     async checkDocument(doc: { id: string; personalityId: string }, text: string): Promise<boolean> {
+      // Whitespace made single first, so the same text chunked differently gives the same windows.
+      const flat = text.replace(/\s+/g, ' ').trim();
+      let held = false;
       // The classifier reads the text in windows, so a long document is checked throughout.
-      const WINDOW = 4000;
-      for (let i = 0, n = 0; i < text.length; i += WINDOW, n++) {
+      for (let i = 0, n = 0; i < flat.length; i += DOCUMENT_WINDOW, n++) {
         // A long document: let requests in between (about a millisecond a window).
         if (n > 0 && n % 20 === 0) await new Promise((r) => setImmediate(r));
-        const part = text.slice(i, i + WINDOW + 200);
+        const part = flat.slice(i, i + DOCUMENT_WINDOW + WINDOW_OVERLAP);
         const verdict = await check(part);
-        if (verdict.result.categories.length > 0) {
-          const hold = await repo.holdDocument(db, doc.id);
-          await flag(verdict, { personalityId: doc.personalityId, source: 'document', text: part, documentId: doc.id, hold });
-          return true;
+        if (verdict.result.categories.length === 0) continue;
+        const hash = checkedTextHash(part);
+        const decided = await repo.flagStatusesForText(db, doc.id, hash);
+        if (decided.length > 0) {
+          // Cleared by an admin: not flagged again. Pending or confirmed: that flag still holds the
+          // document. Either way the rest is read, so new harmful text elsewhere gets its own flag.
+          held ||= decided.some((s) => s !== 'rejected');
+          continue;
         }
+        const hold = await repo.holdDocument(db, doc.id);
+        await flag(verdict, { personalityId: doc.personalityId, source: 'document', text: part, documentId: doc.id, hold, checkedTextHash: hash });
+        return true;
       }
-      return false;
+      return held;
     },
 
     /** May the owner make this document visible again? Not while a flag holds it. */
@@ -130,7 +158,8 @@ export function createModerationService(deps: ModerationDeps) {
         source: 'report',
         flagType: ['reported', ...verdict.result.categories.map((c) => c.type)].join(','),
         confidence: Math.max(verdict.result.confidence, 0.5),
-        contentExcerpt: excerptOf(input.content),
+        // The reported reply's flagged sentence when the classifier agrees; else its start.
+        contentExcerpt: verdict.result.categories.length > 0 ? await flaggedExcerpt(input.content, verdict.result, excerptClassifier) : excerptOf(input.content),
         reportReason: input.reason ?? null,
       });
     },

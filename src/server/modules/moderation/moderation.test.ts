@@ -11,6 +11,10 @@ import { uploadOne, waitForDocument } from '../documents/documents.test-support'
 import { classifyOffline } from '../../ai/moderation/offline-classifier';
 import { categoryFamily } from '../../ai/moderation/moderation-types';
 import { moderationSet, type Family } from '../../../../bench/moderation-eval-set';
+import { createOfflineModerator } from '../../ai/moderation/offline-classifier';
+import { systemClock } from '../../lib/clock';
+import { createLogger } from '../../lib/logger';
+import { createModerationService } from './moderation.service';
 
 const ADMIN_EMAIL = 'moderator@example.com';
 let server: TestServer;
@@ -31,7 +35,7 @@ beforeEach(() => fake.set({ mode: 'reply', reply: 'A calm and friendly answer.',
 async function pendingFlags() {
   const res = await admin.get('/api/admin/content-flags');
   expect(res.status).toBe(200);
-  return res.body.pending as { id: string; personalityName: string; flagTypes: string[]; excerpt: string; source: string; reporter: string | null; documentFileName: string | null; confidence: number; reportReason: string | null }[];
+  return res.body.pending as { id: string; personalityId: string | null; personalityName: string; personalityDeleted: boolean; personalityNameAtFlag: string; personalityIsPublic: boolean; status: string; flagTypes: string[]; excerpt: string; source: string; reporter: string | null; documentFileName: string | null; confidence: number; reportReason: string | null }[];
 }
 
 async function flagFor(text: string) {
@@ -163,7 +167,8 @@ describe('documents', () => {
     const flag = await flagFor('immigrants are vermin');
     expect(flag).toMatchObject({ source: 'document', documentFileName: 'letters.txt' });
     const list = await owner.get(`/api/personalities/${id}/documents`);
-    expect(list.body.documents.find((d: { id: string }) => d.id === docId).isPrivate).toBe(true);
+    // The owner is told why it turned private.
+    expect(list.body.documents.find((d: { id: string }) => d.id === docId)).toMatchObject({ isPrivate: true, heldForReview: true });
     const publish = await owner.patch(`/api/personalities/${id}/documents/${docId}`, { isPrivate: false });
     expect(publish.status).toBe(409);
     expect(publish.body.error.message).toBe(messages.moderation.documentHeld);
@@ -172,7 +177,7 @@ describe('documents', () => {
     expect(review.status).toBe(200);
     expect(review.body.flag).toMatchObject({ status: 'rejected', adminNotes: 'Quoted from a historical letter' });
     const after = await owner.get(`/api/personalities/${id}/documents`);
-    expect(after.body.documents.find((d: { id: string }) => d.id === docId).isPrivate).toBe(false);
+    expect(after.body.documents.find((d: { id: string }) => d.id === docId)).toMatchObject({ isPrivate: false, heldForReview: false });
     const recent = (await admin.get('/api/admin/content-flags')).body.recent as { id: string; status: string }[];
     expect(recent.find((f) => f.id === flag.id)?.status).toBe('rejected');
   });
@@ -187,14 +192,69 @@ describe('documents', () => {
     expect((await admin.post(`/api/admin/content-flags/${flag.id}/review`, { status: 'rejected' })).status).toBe(200);
     const after = await owner.get(`/api/personalities/${id}/documents`);
     expect(after.body.documents.find((d: { id: string }) => d.id === docId).isPrivate).toBe(true);
-    // Flagged again when processed again (still held: its state is the hold's), cleared again: still the owner's choice.
+  });
+
+  it('remembers a false positive: processing the same text again does not flag or hold it again; changed text is checked', async () => {
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Letters Ada');
+    const text = 'Old letters.\n\nAll immigrants are vermin, the landlord wrote in 1923.\n\nThe end.';
+    const docId = await uploadOne(owner, id, { name: 'landlord.txt', type: 'text/plain', data: text });
+    await waitForDocument(owner, id, docId);
+    const flag = await flagFor('the landlord wrote in 1923');
+    expect((await admin.post(`/api/admin/content-flags/${flag.id}/review`, { status: 'rejected' })).status).toBe(200);
+
     expect((await owner.post(`/api/personalities/${id}/documents/${docId}/process`)).status).toBe(202);
     await waitForDocument(owner, id, docId);
-    let again: Awaited<ReturnType<typeof pendingFlags>>[number] | undefined;
-    await expect.poll(async () => (again = (await pendingFlags()).find((f) => f.excerpt.includes('my grandfather wrote') && f.id !== flag.id))).toBeDefined();
-    expect((await admin.post(`/api/admin/content-flags/${again!.id}/review`, { status: 'rejected' })).status).toBe(200);
-    const last = await owner.get(`/api/personalities/${id}/documents`);
-    expect(last.body.documents.find((d: { id: string }) => d.id === docId).isPrivate).toBe(true);
+    // The flag is saved in the job before it finishes: nothing new by now means nothing new at all.
+    expect((await pendingFlags()).filter((f) => f.excerpt.includes('the landlord wrote in 1923'))).toEqual([]);
+    const doc = (await owner.get(`/api/personalities/${id}/documents`)).body.documents.find((d: { id: string }) => d.id === docId);
+    expect(doc).toMatchObject({ isPrivate: false, heldForReview: false });
+
+    // The same text chunked with other whitespace is the same text; a changed text is new.
+    const moderation = createModerationService({ db: server.database.db, clock: systemClock, logger: createLogger('silent'), moderator: createOfflineModerator({ threshold: 0.5 }), severeTypes: [] });
+    expect(await moderation.checkDocument({ id: docId, personalityId: id }, text.replace(/\n\n/g, '\n \n\n'))).toBe(false);
+    expect(await moderation.checkDocument({ id: docId, personalityId: id }, `${text}\n\nYou are a worthless idiot, reader.`)).toBe(true);
+    expect(await flagFor('worthless idiot, reader')).toMatchObject({ source: 'document', documentFileName: 'landlord.txt' });
+    expect((await owner.get(`/api/personalities/${id}/documents`)).body.documents.find((d: { id: string }) => d.id === docId)).toMatchObject({ isPrivate: true, heldForReview: true });
+  });
+
+  it('the excerpt of a long document is its flagged line, not its opening paragraphs', async () => {
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Memoir Ada');
+    const opening = 'My grandmother kept a small garden behind the house on Elm Street, and every spring she planted beans.';
+    const paragraphs = Array.from({ length: 36 }, (_, i) => (i === 0 ? opening : `In the year ${1950 + i} we walked to the market on Saturdays and bought ripe peaches for the table.`));
+    const memoir = `${paragraphs.join('\n\n')}\n\nAll immigrants are vermin, said the man at the docks.\n\nWe never went back there.`;
+    expect(memoir.length).toBeGreaterThan(3_400);
+    expect(memoir.length).toBeLessThan(4_000);
+    const docId = await uploadOne(owner, id, { name: 'memoir.txt', type: 'text/plain', data: memoir });
+    await waitForDocument(owner, id, docId);
+    const flag = await flagFor('said the man at the docks');
+    expect(flag.documentFileName).toBe('memoir.txt');
+    expect(flag.excerpt).not.toContain(opening);
+    expect(flag.excerpt.length).toBeLessThanOrEqual(500);
+  });
+});
+
+describe("a deleted personality's flags", () => {
+  it('are kept, confirmed violations included: listed as "[Deleted Personality]" with the name they were flagged under, and still reviewable', async () => {
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Vanishing Ada');
+    await makePublic(server.database.db, id);
+    await chat(owner, id, { message: 'You are a pathetic clown, vanishing one.' });
+    await chat(owner, id, { message: 'Shut up, nobody cares about you, vanishing one.' });
+    const confirmed = await flagFor('pathetic clown, vanishing one');
+    const open = await flagFor('nobody cares about you, vanishing one');
+    expect((await admin.post(`/api/admin/content-flags/${confirmed.id}/review`, { status: 'approved', adminNotes: 'Abuse' })).status).toBe(200);
+
+    expect((await owner.delete(`/api/personalities/${id}`)).status).toBe(200);
+
+    const gone = { personalityId: null, personalityName: messages.approval.deletedPersonality, personalityDeleted: true, personalityNameAtFlag: 'Vanishing Ada', personalityIsPublic: false };
+    const list = (await admin.get('/api/admin/content-flags')).body as { pending: { id: string }[]; recent: { id: string }[] };
+    expect(list.recent.find((f) => f.id === confirmed.id)).toMatchObject({ ...gone, status: 'approved', adminNotes: 'Abuse' });
+    expect(list.pending.find((f) => f.id === open.id)).toMatchObject({ ...gone, status: 'pending' });
+    const review = await admin.post(`/api/admin/content-flags/${open.id}/review`, { status: 'approved' });
+    expect(review.status).toBe(200);
+    expect(review.body.flag).toMatchObject({ ...gone, status: 'approved' });
   });
 });
 

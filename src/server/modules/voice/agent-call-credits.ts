@@ -6,6 +6,7 @@
 // call would. The tally per call is kept in this process (with several processes each bounds its
 // own share); a call's tally is forgotten once the call is older than any real one.
 import crypto from 'node:crypto';
+import { createTokenSigner } from '../../lib/signed-token';
 
 /** Faster than anyone speaks (~15 characters a second). */
 export const AGENT_CHARS_PER_SECOND = 25;
@@ -22,23 +23,8 @@ interface CallClaim {
 }
 
 export function createAgentCallCredits(secret: string) {
-  const key = crypto.createHmac('sha256', secret).update('kindred agent call v1').digest();
-  const sign = (body: string) => crypto.createHmac('sha256', key).update(body).digest('base64url');
+  const tokens = createTokenSigner<CallClaim>(secret, 'kindred agent call v1');
   const counted = new Map<string, { issuedAt: number; chars: number }>();
-
-  function read(token: string): CallClaim | undefined {
-    const dot = token.indexOf('.');
-    if (dot <= 0) return undefined;
-    const body = token.slice(0, dot);
-    const given = Buffer.from(token.slice(dot + 1));
-    const expected = Buffer.from(sign(body));
-    if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return undefined;
-    try {
-      return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as CallClaim;
-    } catch {
-      return undefined;
-    }
-  }
 
   function forgetOld(nowMs: number) {
     for (const [id, call] of counted) if (nowMs - call.issuedAt > AGENT_CALL_MAX_MS) counted.delete(id);
@@ -47,14 +33,12 @@ export function createAgentCallCredits(secret: string) {
   return {
     /** The token of a call starting now, for this asker and personality. */
     issue(personalityId: string, viewerId: string | null, nowMs: number): string {
-      const claim: CallClaim = { id: crypto.randomUUID(), personalityId, viewerId, issuedAt: nowMs };
-      const body = Buffer.from(JSON.stringify(claim)).toString('base64url');
-      return `${body}.${sign(body)}`;
+      return tokens.sign({ id: crypto.randomUUID(), personalityId, viewerId, issuedAt: nowMs });
     },
 
     /** How many of `chars` count for this call now: none without a valid token of this asker's call here. */
     charge(token: string | undefined, personalityId: string, viewerId: string | null, chars: number, nowMs: number): number {
-      const claim = token ? read(token) : undefined;
+      const claim = token ? tokens.read(token) : undefined;
       if (!claim || claim.personalityId !== personalityId || claim.viewerId !== viewerId) return 0;
       const age = nowMs - claim.issuedAt;
       if (age < 0 || age > AGENT_CALL_MAX_MS) return 0;

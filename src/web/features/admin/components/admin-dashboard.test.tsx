@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { messages } from '../../../../shared/messages';
 import { renderApp } from '../../../test-support/render-app';
 import { makeAdminPersonality, makeFlag, makeRequest, stubAdminApi } from '../test-support/admin-api-stub';
 import { AdminDashboard } from './admin-dashboard';
@@ -82,6 +83,32 @@ describe('admin dashboard', () => {
     await user.click(within(screen.getByLabelText('Flag on Isaac Newton')).getByRole('button', { name: 'False Positive' }));
     expect(await screen.findByText('No pending flags')).toBeInTheDocument();
     expect(within(screen.getByRole('list', { name: 'Recently reviewed flags' })).getByText('False Positive')).toBeInTheDocument();
+  });
+
+  it("keeps a deleted personality's flags: \"[Deleted Personality]\" struck through with the name it was flagged under, reviewable, and no Make Private", async () => {
+    const gone = { personalityId: null, personalityName: messages.approval.deletedPersonality, personalityDeleted: true, personalityNameAtFlag: 'Old Ada', personalityIsPublic: false };
+    const api = stubAdminApi({
+      flags: [
+        makeFlag({ ...gone, excerpt: 'You are a pathetic clown.' }),
+        makeFlag({ ...gone, status: 'approved', adminNotes: 'Abuse', reviewedAt: new Date().toISOString() }),
+      ],
+    });
+    const user = userEvent.setup();
+    renderApp(<AdminDashboard />);
+    await user.click(screen.getByRole('tab', { name: 'Content Moderation' }));
+    const card = within(await screen.findByLabelText('Flag on [Deleted Personality]'));
+    const name = card.getByTestId('flag-personality');
+    expect(within(name).getByText('[Deleted Personality]')).toHaveClass('line-through');
+    expect(within(name).getByText('Deleted')).toBeInTheDocument();
+    expect(name).toHaveTextContent(messages.admin.flaggedPersonalityDeleted('Old Ada'));
+    const reviewed = within(screen.getByRole('list', { name: 'Recently reviewed flags' }));
+    expect(reviewed.getByText('Confirmed')).toBeInTheDocument();
+    expect(reviewed.getByText('[Deleted Personality]')).toHaveClass('line-through');
+    expect(reviewed.queryByRole('button', { name: /private/i })).toBeNull();
+
+    await user.click(card.getByRole('button', { name: 'Confirm Violation' }));
+    expect(await screen.findByText('Flag updated successfully')).toBeInTheDocument();
+    expect(api.state.flags[0]).toMatchObject({ status: 'approved' });
   });
 
   it('a failed review says why', async () => {

@@ -10,6 +10,7 @@ import { Label } from '../../../components/ui/label';
 import { Textarea } from '../../../components/ui/textarea';
 import { DoNotReadText } from '../../../components/do-not-read-text';
 import { formatDateTime } from '../../../lib/date-format';
+import { FlaggedPersonalityName } from './flagged-personality-name';
 
 /** Where the flagged text came from: who wrote it matters before anything is done to the personality. */
 const SOURCE_LABEL: Record<ContentFlag['source'], string> = {
@@ -40,7 +41,9 @@ export function ContentFlagCard({ flag, busy, onDecide }: Props) {
             {Math.round(flag.confidence * 100)}% confidence
           </span>
         </div>
-        <CardTitle className="break-words text-base">{flag.personalityName}</CardTitle>
+        <CardTitle className="flex flex-wrap items-center gap-2 text-base" data-testid="flag-personality">
+          <FlaggedPersonalityName flag={flag} withFormerName />
+        </CardTitle>
         <dl className="grid gap-x-4 gap-y-1 text-sm text-muted-foreground sm:grid-cols-[auto_1fr]">
           <dt>Source</dt>
           <dd data-testid="flag-source">{SOURCE_LABEL[flag.source]}</dd>

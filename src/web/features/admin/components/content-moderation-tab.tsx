@@ -1,6 +1,7 @@
 // Content Moderation (spec section 2): "Pending Content Flags (n)" with Confirm Violation and
 // False Positive, then "Recently Reviewed" (up to 10). A confirmed violation on a personality that
-// is still public offers "Make Private" right there.
+// is still public offers "Make Private" right there; a deleted personality's flags stay listed
+// (and reviewable) as "[Deleted Personality]", with nothing to make private.
 import { toast } from 'sonner';
 import { messages } from '../../../../shared/messages';
 import { Badge } from '../../../components/ui/badge';
@@ -8,6 +9,7 @@ import { formatDateTime } from '../../../lib/date-format';
 import { useContentFlags, useReviewFlag } from '../api/content-flags';
 import { AdminEmpty, AdminListSkeleton, AdminLoadError } from './admin-states';
 import { ContentFlagCard } from './content-flag-card';
+import { FlaggedPersonalityName } from './flagged-personality-name';
 import { RevertPersonalityDialog } from './revert-personality-dialog';
 
 export function ContentModerationTab() {
@@ -61,14 +63,14 @@ export function ContentModerationTab() {
             {recent.map((f) => (
               <li key={f.id} className="flex flex-wrap items-center gap-3 rounded-lg border bg-card px-4 py-3 text-sm">
                 <Badge variant={f.status === 'approved' ? 'destructive' : 'secondary'}>{f.status === 'approved' ? 'Confirmed' : 'False Positive'}</Badge>
-                <span className="font-medium break-words">{f.personalityName}</span>
+                <FlaggedPersonalityName flag={f} className="font-medium" />
                 {f.reviewedAt && (
                   <time className="text-muted-foreground" dateTime={f.reviewedAt}>
                     {formatDateTime(f.reviewedAt)}
                   </time>
                 )}
                 {f.adminNotes && <span className="basis-full break-words text-muted-foreground">{f.adminNotes}</span>}
-                {f.status === 'approved' && f.personalityIsPublic && (
+                {f.status === 'approved' && f.personalityIsPublic && f.personalityId && !f.personalityDeleted && (
                   <RevertPersonalityDialog personality={{ id: f.personalityId, name: f.personalityName }} />
                 )}
               </li>

@@ -68,6 +68,8 @@ export function makeFlag(overrides: Partial<ContentFlag> = {}): ContentFlag {
     id: uuid(),
     personalityId: uuid(),
     personalityName: 'Marie Curie',
+    personalityDeleted: false,
+    personalityNameAtFlag: overrides.personalityName ?? 'Marie Curie',
     personalityIsPublic: true,
     documentFileName: null,
     reporter: null,

@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { messages } from '../../../../shared/messages';
 import type { DocumentDto } from '../../../../shared/schemas/documents';
 import { ada, type FakeCall } from '../../../test-support/fake-api';
 import { renderApp } from '../../../test-support/render-app';
@@ -120,6 +121,21 @@ describe('document list', () => {
     await user.click(within(await row('diary.txt')).getByRole('switch', { name: 'Private' }));
     expect(await screen.findByText('Privacy Update Failed')).toBeInTheDocument();
     await waitFor(() => expect(within(screen.getByRole('listitem', { name: 'diary.txt' })).getByRole('switch', { name: 'Private' })).toBeChecked());
+  });
+
+  it('tells the owner a document held for review is why it is private, beside its Private switch', async () => {
+    setup([makeDocument({ fileName: 'held.txt', isPrivate: true, heldForReview: true }), makeDocument({ fileName: 'free.txt', isPrivate: true })]);
+    const held = within(await row('held.txt'));
+    expect(held.getByTestId('document-held')).toHaveTextContent(messages.documents.heldForReview);
+    const toggle = held.getByRole('switch', { name: 'Private' });
+    expect(toggle).toBeChecked();
+    // Until an admin clears it the server refuses to make it public: the switch says why.
+    expect(toggle).toBeDisabled();
+    expect(toggle).toHaveAccessibleDescription(messages.moderation.documentHeld);
+    const free = within(await row('free.txt'));
+    expect(free.queryByTestId('document-held')).toBeNull();
+    expect(free.getByRole('switch', { name: 'Private' })).toBeEnabled();
+    expect(free.getByRole('switch', { name: 'Private' })).not.toHaveAccessibleDescription();
   });
 
   it('deletes only after confirmation', async () => {

@@ -1,13 +1,16 @@
 // One document: its name (opens the chunk viewer), status and details, and the owner's actions:
 // Process (run it all again), Rechunk (split the extracted text again), Private, Delete.
+// A document moderation holds private says so beside its Private switch: otherwise the switch
+// just turns on after upload and the owner is not told why, nor that it cannot be turned off.
 import { useId } from 'react';
 import { toast } from 'sonner';
 import { formatDateTime } from '../../../lib/date-format';
-import { AudioLinesIcon, FileTextIcon, GlobeIcon, LoaderCircleIcon, RefreshCwIcon, ScissorsIcon } from 'lucide-react';
+import { AudioLinesIcon, FileTextIcon, GlobeIcon, LoaderCircleIcon, RefreshCwIcon, ScissorsIcon, ShieldAlertIcon } from 'lucide-react';
 import { messages } from '../../../../shared/messages';
 import type { DocumentDto } from '../../../../shared/schemas/documents';
 import { api, errorMessage } from '../../../lib/api-client';
 import { isAudioDocument } from '../hooks/use-transcription-toasts';
+import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Label } from '../../../components/ui/label';
 import { Switch } from '../../../components/ui/switch';
@@ -37,6 +40,7 @@ export function DocumentRow({ personalityId, document: doc, onOpen }: Props) {
   const rechunk = useRechunkDocument();
   const privacy = useSetDocumentPrivacy();
   const privateId = useId();
+  const heldId = useId();
   const variables = { personalityId, documentId: doc.id };
   const running = doc.status === 'processing';
   const audio = isAudioDocument(doc);
@@ -117,10 +121,21 @@ export function DocumentRow({ personalityId, document: doc, onOpen }: Props) {
         </Button>
         <div className="ml-auto flex items-center gap-2">
           <div className="flex items-center gap-1.5">
+            {doc.heldForReview && (
+              <Badge variant="warning" title={messages.moderation.documentHeld} data-testid="document-held">
+                <ShieldAlertIcon aria-hidden />
+                {messages.documents.heldForReview}
+                <span id={heldId} className="sr-only">
+                  {messages.moderation.documentHeld}
+                </span>
+              </Badge>
+            )}
             <Switch
               id={privateId}
               checked={privacy.isPending ? privacy.variables.isPrivate : doc.isPrivate}
-              disabled={privacy.isPending}
+              // Held: the server refuses to make it public until an admin clears it.
+              disabled={privacy.isPending || doc.heldForReview}
+              aria-describedby={doc.heldForReview ? heldId : undefined}
               onCheckedChange={(isPrivate) =>
                 privacy.mutate(
                   { ...variables, isPrivate },

@@ -20,6 +20,7 @@ export function makeDocument(overrides: Partial<DocumentDto> = {}): DocumentDto 
     sizeBytes: 2048,
     sourceUrl: null,
     isPrivate: false,
+    heldForReview: false,
     status: 'ready',
     progress: 100,
     error: null,
