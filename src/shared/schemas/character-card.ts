@@ -28,6 +28,17 @@ export interface CardBook {
   entries: CardBookEntry[];
 }
 
+/** An imported card's fields Kindred does not use, kept for export (server/modules/character-cards/card-extras.ts). */
+export interface CardExtras {
+  mes_example?: string;
+  creator_notes?: string;
+  alternate_greetings?: string[];
+  tags?: string[];
+  creator?: string;
+  character_version?: string;
+  extensions?: Record<string, unknown>;
+}
+
 export const cardPreviewSchema = z.object({
   name: z.string(),
   description: z.string(),

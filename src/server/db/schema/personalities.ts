@@ -1,6 +1,6 @@
 import { pgTable, text, uuid, timestamp, boolean, integer, jsonb, index } from 'drizzle-orm/pg-core';
 import { user } from './auth';
-import type { CardBook } from '../../../shared/schemas/character-card';
+import type { CardBook, CardExtras } from '../../../shared/schemas/character-card';
 
 export interface VoiceSettings {
   voice_id?: string;
@@ -35,6 +35,8 @@ export const personalities = pgTable(
     avatarKey: text('avatar_key'),
     /** The imported card's lorebook settings (entry keys, names, order), for export. */
     cardBook: jsonb('card_book').$type<CardBook>(),
+    /** An imported card's fields Kindred does not use, written back on export (card-extras.ts). */
+    cardExtras: jsonb('card_extras').$type<CardExtras>(),
     /**
      * The knowledge document holding the lorebook's entries; exported while it exists. The
      * foreign key (on delete set null) is in migration 0009; not declared here, since

@@ -3,6 +3,7 @@
 // back to personality / scenario / system_prompt / post_history_instructions by their labels.
 import type { CardBook } from '../../../shared/schemas/character-card';
 import { instructionsToSections } from './card-sections';
+import type { CardExtras } from '../../../shared/schemas/character-card';
 import { readPngChunks, textChunk, writePng } from './png-chunks';
 
 export interface ExportSource {
@@ -12,6 +13,8 @@ export interface ExportSource {
   greeting: string | null;
   /** The lorebook, only while its knowledge document still exists. */
   book: CardBook | null;
+  /** The imported card's fields Kindred does not use, given back as they came. */
+  extras?: CardExtras | null;
 }
 
 export function buildCardV2(src: ExportSource) {
@@ -32,6 +35,7 @@ export function buildCardV2(src: ExportSource) {
     creator: '',
     character_version: '',
     extensions: {},
+    ...src.extras,
   };
   if (src.book) data.character_book = { ...src.book, extensions: {}, entries: src.book.entries.map((e) => ({ ...e, extensions: {} })) };
   return { spec: 'chara_card_v2' as const, spec_version: '2.0', data };

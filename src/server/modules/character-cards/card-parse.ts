@@ -3,12 +3,13 @@
 // bytes, never its name. Everything is bounded: total size, PNG chunk lengths (png-chunks.ts),
 // JSON nesting and text lengths. Card text is data: it is only ever stored and shown as text.
 import { limits } from '../../../shared/limits';
-import type { CardBook, CardBookEntry, CardPreview } from '../../../shared/schemas/character-card';
+import type { CardBook, CardBookEntry, CardExtras, CardPreview } from '../../../shared/schemas/character-card';
 import { isPng, PngError, readITextChunk, readPngChunks, readTextChunk, rebuildImage, type PngChunk } from './png-chunks';
 import { fillPlaceholders } from './card-placeholders';
 import { splitDescription } from './card-description';
 import { knowledgeEntries } from './card-lorebook';
 import { sectionsToInstructions, type CardSections } from './card-sections';
+import { readExtras } from './card-extras';
 
 export const CARD_MAX_BYTES = limits.characterCardMaxBytes;
 /** Deeper JSON than this is refused before it is parsed (a real card nests about 5 levels). */
@@ -34,6 +35,8 @@ export interface ParsedCard {
   book: CardBook | null;
   /** The card's picture, validated and rebuilt (PNG cards only). */
   image: Buffer | null;
+  /** Fields Kindred does not use, kept for export. */
+  extras: CardExtras | null;
 }
 
 export function parseCard(bytes: Uint8Array): ParsedCard {
@@ -149,7 +152,7 @@ function fromJsonText(text: string, image: Buffer | null): ParsedCard {
   };
   const behaviorInstructions = sectionsToInstructions(sections);
   if (behaviorInstructions.length > limits.behaviorInstructionsMax) throw new CardTooLongError(tooLongReason(description, behaviorInstructions, rest !== ''));
-  return { spec, name, description, greeting, behaviorInstructions, sections, book: parseBook(data.character_book, name), image };
+  return { spec, name, description, greeting, behaviorInstructions, sections, book: parseBook(data.character_book, name), image, extras: readExtras(data) };
 }
 
 /**

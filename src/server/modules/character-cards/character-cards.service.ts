@@ -59,6 +59,7 @@ export function createCharacterCardService(deps: CharacterCardDeps) {
       greeting: row.greeting,
       // The lorebook goes out only while its document exists (the foreign key clears the id when it is deleted).
       book: row.lorebookDocumentId && row.cardBook ? row.cardBook : null,
+      extras: row.cardExtras ?? null,
     };
   }
 
@@ -88,6 +89,7 @@ export function createCharacterCardService(deps: CharacterCardDeps) {
           greeting: card.greeting || null,
           avatarKey,
           cardBook: card.book,
+          cardExtras: card.extras,
           voiceProvider: 'default',
           voiceSettings: { provider: 'default' },
           sharingType: 'private',

@@ -291,6 +291,25 @@ describe('export', () => {
     }
   });
 
+  it("gives back on export what Kindred does not use: example dialogue, alternate greetings, notes, tags, creator, version, extensions", async () => {
+    const owner = await server.user();
+    const card = mirella();
+    const extras = {
+      mes_example: '<START>\n{{user}}: Where to?\n{{char}}: North, always north.',
+      creator_notes: 'Best with a slow pace.',
+      alternate_greetings: ['The wind is up, {{user}}.', 'Back again?'],
+      tags: ['pirate', 'airship'],
+      creator: 'skywright',
+      character_version: '2.1',
+      extensions: { talkativeness: '0.6', depth_prompt: { prompt: 'Stay salty.', depth: 4 } },
+    };
+    Object.assign(card.data as Record<string, unknown>, extras);
+    const id = (await send(owner, '/import', jsonBytes(card))).body.personality.id as string;
+    const exported = JSON.parse(await (await owner.raw(`/api/personalities/${id}/export.json`)).text());
+    // As the author wrote them (placeholders too: Kindred does not show these fields).
+    expect(exported.data).toMatchObject(extras);
+  });
+
   it('a personality made in the app exports with its greeting; without an image there is no PNG; a deleted lorebook is not exported', async () => {
     const owner = await server.user();
     const made = await owner.post('/api/personalities', { name: 'Plain', description: 'Made here', behaviorInstructions: 'Speak softly.', greeting: 'Hello from Plain' });
