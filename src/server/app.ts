@@ -42,6 +42,7 @@ import { sameOriginWrites } from './security/origin-check';
 import { bodyField, jsonTextGuard } from './security/json-text-guard';
 import { signInGuard } from './security/sign-in-guard';
 import { createModerationService } from './modules/moderation/moderation.service';
+import { createReplyTokens } from './modules/moderation/reply-token';
 import { contentFlagRoutes, reportRoutes } from './modules/moderation/moderation.routes';
 import { createModerator } from './ai/providers';
 import { forceRevokeOtherSessions } from './security/request-hygiene';
@@ -83,7 +84,8 @@ export function createApp(deps: AppDeps) {
     logger,
     secureCookies: config.publicUrl.startsWith('https://'),
   });
-  const moderation = createModerationService({ db, clock, logger, moderator: createModerator(config), severeTypes: config.moderation.severeTypes });
+  const replyTokens = createReplyTokens(deps.authSecret);
+  const moderation = createModerationService({ db, clock, logger, moderator: createModerator(config), severeTypes: config.moderation.severeTypes, replyTokens });
   // One speech-to-text provider for chat recordings and for audio documents.
   const speechToText = createSpeechToText(config);
   const documents = createDocumentsModule({
@@ -98,7 +100,7 @@ export function createApp(deps: AppDeps) {
   // Deleting a personality also removes its stored files (rows cascade in the database).
   const cloneDeps = { db, logger, cloning: createVoiceCloning(config) };
   const personalities = createPersonalityService(db, [documents.onPersonalityDeleted, removeClonedVoiceOnDelete(cloneDeps)]);
-  const conversations = createConversationsModule({ config, db, clock, logger, secret: deps.authSecret, vectorStore: database.vectorStore, moderation });
+  const conversations = createConversationsModule({ config, db, clock, logger, secret: deps.authSecret, vectorStore: database.vectorStore, moderation, replyTokens });
 
   const voiceAgents = createVoiceAgents(config);
   const voice = createVoiceService({

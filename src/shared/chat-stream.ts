@@ -23,6 +23,8 @@ export interface ChatDoneEvent {
   messageId: string | null;
   content: string;
   documentReferences: DocumentReference[];
+  /** Vouches that the personality said `content`, for a report of it (moderation/reply-token.ts). */
+  replyToken?: string;
   /** Set when the exchange could not be saved (the person is told; the reply still shows). */
   saveFailed?: string;
 }

@@ -40,6 +40,10 @@ export const reportSchema = z.object({
   /** The reported reply's text (stored as an excerpt). */
   content: z.string().trim().min(1, 'Nothing to report').max(20_000),
   reason: optionalText(1000),
+  /** A signed-in person's saved reply: its text is taken from the conversation. */
+  messageId: z.string().max(100).optional(),
+  /** The token a streamed reply came with: it vouches that the personality said `content`. */
+  replyToken: z.string().max(2000).optional(),
 });
 export const reportResponseSchema = z.object({ ok: z.literal(true) });
 

@@ -24,6 +24,7 @@ import { NEW_CONVERSATION_TITLE, titleFromMessage } from './conversations.servic
 import type { ContextCache } from './context-cache';
 import type { PreviewPayload } from './preview-token';
 import type { ModerationService } from '../moderation/moderation.service';
+import type { ReplyTokens } from '../moderation/reply-token';
 
 export interface Exchange {
   personality: PersonalityRow;
@@ -61,6 +62,8 @@ export interface RunDeps {
   questions: QuestionService;
   /** Checks each completed reply (severe replies are withheld); absent in some tests and benches. */
   moderation?: Pick<ModerationService, 'checkAndFlag'>;
+  /** Signs each completed reply for a report of it; absent in some tests and benches. */
+  replyTokens?: Pick<ReplyTokens, 'sign'>;
 }
 
 export function fallbackReply(seed: string): string {
@@ -198,7 +201,8 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
           return;
         }
         const { messageId, failed } = await save(text, 'message', ex.documents);
-        yield { type: 'done', messageId, content: text, documentReferences: ex.documents, ...notSaved(failed) };
+        const replyToken = deps.replyTokens?.sign(ex.personality.id, text);
+        yield { type: 'done', messageId, content: text, documentReferences: ex.documents, ...(replyToken ? { replyToken } : {}), ...notSaved(failed) };
       } catch (err) {
         if (signal.aborted) return;
         settled = true;

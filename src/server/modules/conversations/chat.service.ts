@@ -26,6 +26,7 @@ import { answeringPassages, type RetrievedPassage, type Retriever } from './retr
 import { questionColumns } from './lexical-search';
 import { readQuestionAndDocuments } from './retrieval.repository';
 import type { ModerationService } from '../moderation/moderation.service';
+import type { ReplyTokens } from '../moderation/reply-token';
 import type { PendingHit } from '../rate-limits/rate-limits.middleware';
 
 export interface ChatDeps {
@@ -39,6 +40,7 @@ export interface ChatDeps {
   questions: QuestionService;
   previews: PreviewSigner;
   moderation?: Pick<ModerationService, 'checkAndFlag'>;
+  replyTokens?: Pick<ReplyTokens, 'sign'>;
 }
 
 export interface ExchangeInput {
@@ -54,7 +56,7 @@ export function toReference(p: Pick<RetrievedPassage, 'fileName' | 'chunkIndex' 
 }
 
 export function createChatService(deps: ChatDeps) {
-  const { db, clock, logger, responder, retriever, contexts, conversations, questions, previews, moderation } = deps;
+  const { db, clock, logger, responder, retriever, contexts, conversations, questions, previews, moderation, replyTokens } = deps;
 
   /**
    * The person's message is checked before the model sees it (the offline classifier takes
@@ -234,7 +236,7 @@ export function createChatService(deps: ChatDeps) {
       const ex = input.previewId
         ? await afterLimit(limit, fromPreview(viewer, personalityId, { ...input, previewId: input.previewId }))
         : await screen(personalityId, input.message, prepare(viewer, personalityId, input, limit));
-      return createChatRun({ db, clock, logger, responder, cache: contexts.cache, questions, moderation }, viewer, ex, startedAt);
+      return createChatRun({ db, clock, logger, responder, cache: contexts.cache, questions, moderation, replyTokens }, viewer, ex, startedAt);
     },
   };
 }

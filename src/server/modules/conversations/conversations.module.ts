@@ -22,6 +22,7 @@ import { chatRoutes } from './chat.routes';
 import { conversationRoutes, personalityConversationRoutes } from './conversations.routes';
 import { systemOptimizationRoutes } from './system-optimizations.routes';
 import type { ModerationService } from '../moderation/moderation.service';
+import type { ReplyTokens } from '../moderation/reply-token';
 
 export interface ConversationsModuleDeps {
   config: AppConfig;
@@ -37,6 +38,8 @@ export interface ConversationsModuleDeps {
   responder?: ChatResponder;
   /** Checks messages and replies (issue 15). */
   moderation?: ModerationService;
+  /** Signs completed replies, so a report can show the personality said them. */
+  replyTokens?: ReplyTokens;
 }
 
 /** A well-formed id that no personality has (the start-up search finds nothing with it). */
@@ -64,6 +67,7 @@ export function createConversationsModule(deps: ConversationsModuleDeps) {
     questions,
     previews: createPreviewSigner(deps.secret),
     moderation: deps.moderation,
+    replyTokens: deps.replyTokens,
   });
 
   return {

@@ -5,6 +5,7 @@ import { user } from '../../db/schema/auth';
 import { personalities } from '../../db/schema/personalities';
 import { personalityDocuments } from '../../db/schema/documents';
 import { contentFlags, type FlagSource, type FlagStatus } from '../../db/schema/moderation';
+import { conversationMessages, conversations } from '../../db/schema/conversations';
 
 export interface NewFlag {
   personalityId: string;
@@ -117,4 +118,22 @@ export async function flagStatusesForText(db: Database, documentId: string, chec
     .from(contentFlags)
     .where(and(eq(contentFlags.documentId, documentId), eq(contentFlags.checkedTextHash, checkedTextHash)));
   return rows.map((r) => r.status);
+}
+
+/** A reply of this personality in one of this person's saved conversations: its text, or undefined. */
+export async function findOwnReply(db: Database, messageId: string, userId: string, personalityId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ content: conversationMessages.content })
+    .from(conversationMessages)
+    .innerJoin(conversations, eq(conversations.id, conversationMessages.conversationId))
+    .where(
+      and(
+        eq(conversationMessages.id, messageId),
+        eq(conversationMessages.role, 'assistant'),
+        eq(conversations.userId, userId),
+        eq(conversations.personalityId, personalityId),
+      ),
+    )
+    .limit(1);
+  return row?.content;
 }

@@ -16,8 +16,9 @@ import { messages } from '../../../shared/messages';
 import type { ContentFlag, ContentFlagList } from '../../../shared/schemas/moderation';
 import type { ModerationResult, Moderator } from '../../ai/moderation/moderation-types';
 import type { FlagSource } from '../../db/schema/moderation';
-import { loadVisiblePersonality } from '../personalities/personality-access';
+import { isUuid, loadVisiblePersonality } from '../personalities/personality-access';
 import * as repo from './moderation.repository';
+import type { ReplyTokens } from './reply-token';
 import { excerptOf, flaggedExcerpt, type ExcerptClassifier } from './flag-excerpt';
 
 const RECENTLY_REVIEWED = 10;
@@ -67,7 +68,12 @@ export interface ModerationDeps {
   logger: Logger;
   moderator: Moderator;
   severeTypes: string[];
+  /** Tells a reported text the personality really said from one typed by the reporter (reply-token.ts). */
+  replyTokens: ReplyTokens;
 }
+
+/** Marks a report whose text could not be matched to a reply the personality gave. */
+export const UNVERIFIED_REPORT = 'unverified';
 
 export function createModerationService(deps: ModerationDeps) {
   const { db, clock, logger, moderator } = deps;
@@ -148,18 +154,30 @@ export function createModerationService(deps: ModerationDeps) {
       return repo.documentHeld(db, documentId);
     },
 
-    /** A person (or a signed-out visitor) reports a reply of a personality they can see. */
-    async report(viewer: Viewer | null, personalityId: string, input: { content: string; reason?: string | null }): Promise<void> {
+    /**
+     * A person (or a signed-out visitor) reports a reply of a personality they can see. The text
+     * kept is the reply the personality gave: a signed-in person's saved reply by its id, or the
+     * text its reply token vouches for. Text that matches neither (an agent call's line, which the
+     * browser reports, or words typed to put in its mouth) is still filed, marked "unverified".
+     */
+    async report(
+      viewer: Viewer | null,
+      personalityId: string,
+      input: { content: string; reason?: string | null; messageId?: string; replyToken?: string },
+    ): Promise<void> {
       const personality = await loadVisiblePersonality(db, personalityId, viewer?.id ?? null);
-      const verdict = await check(input.content).catch(() => ({ result: { categories: [], confidence: 0 }, severe: false }));
+      const saved = viewer && input.messageId && isUuid(input.messageId) ? await repo.findOwnReply(db, input.messageId, viewer.id, personality.id) : undefined;
+      const content = saved ?? input.content;
+      const verified = saved !== undefined || (input.replyToken !== undefined && deps.replyTokens.matches(input.replyToken, personality.id, input.content));
+      const verdict = await check(content).catch(() => ({ result: { categories: [], confidence: 0 }, severe: false }));
       await repo.insertFlag(db, {
         personalityId: personality.id,
         flaggedByUserId: viewer?.id ?? null,
         source: 'report',
-        flagType: ['reported', ...verdict.result.categories.map((c) => c.type)].join(','),
+        flagType: ['reported', ...(verified ? [] : [UNVERIFIED_REPORT]), ...verdict.result.categories.map((c) => c.type)].join(','),
         confidence: Math.max(verdict.result.confidence, 0.5),
         // The reported reply's flagged sentence when the classifier agrees; else its start.
-        contentExcerpt: verdict.result.categories.length > 0 ? await flaggedExcerpt(input.content, verdict.result, excerptClassifier) : excerptOf(input.content),
+        contentExcerpt: verdict.result.categories.length > 0 ? await flaggedExcerpt(content, verdict.result, excerptClassifier) : excerptOf(content),
         reportReason: input.reason ?? null,
       });
     },

@@ -6,6 +6,7 @@ import { startTestServer } from '../../test-support/test-server';
 import { startFakeChat, type FakeChat } from '../../../../tests/fakes/openai-chat-fake';
 import { messages } from '../../../shared/messages';
 import { createChatStreamParser } from '../../../shared/chat-stream';
+import { createReplyTokens } from './reply-token';
 import { chat, createPersonality, eventOf, makePublic } from '../conversations/conversations.test-support';
 import { uploadOne, waitForDocument } from '../documents/documents.test-support';
 import { classifyOffline } from '../../ai/moderation/offline-classifier';
@@ -211,7 +212,7 @@ describe('documents', () => {
     expect(doc).toMatchObject({ isPrivate: false, heldForReview: false });
 
     // The same text chunked with other whitespace is the same text; a changed text is new.
-    const moderation = createModerationService({ db: server.database.db, clock: systemClock, logger: createLogger('silent'), moderator: createOfflineModerator({ threshold: 0.5 }), severeTypes: [] });
+    const moderation = createModerationService({ db: server.database.db, clock: systemClock, logger: createLogger('silent'), moderator: createOfflineModerator({ threshold: 0.5 }), severeTypes: [], replyTokens: createReplyTokens('test secret') });
     expect(await moderation.checkDocument({ id: docId, personalityId: id }, text.replace(/\n\n/g, '\n \n\n'))).toBe(false);
     expect(await moderation.checkDocument({ id: docId, personalityId: id }, `${text}\n\nYou are a worthless idiot, reader.`)).toBe(true);
     expect(await flagFor('worthless idiot, reader')).toMatchObject({ source: 'document', documentFileName: 'landlord.txt' });
@@ -275,6 +276,34 @@ describe('reports and review', () => {
     const signedIn = await server.user(undefined, undefined, 'Reporting Rita');
     await signedIn.post(`/api/personalities/${id}/reports`, { content: 'Rita reports this reply.' });
     expect((await flagFor('Rita reports this reply')).reporter).toBe('Reporting Rita');
+  });
+
+  it("a report keeps the reply the personality gave: by its token or its saved id; typed words are marked unverified", async () => {
+    fake.set({ mode: 'reply', reply: 'Gravity is a curvature of spacetime, dear visitor.', delayMs: 0 });
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Vouched Ada');
+    await makePublic(server.database.db, id);
+    // A visitor's reply (not saved): its token vouches for its text.
+    const visitor = server.client();
+    const said = await chat(visitor, id, { message: 'Tell me about gravity' });
+    const done = eventOf(said, 'done')!;
+    expect(typeof done.replyToken).toBe('string');
+    await visitor.post(`/api/personalities/${id}/reports`, { content: done.content, replyToken: done.replyToken });
+    expect((await flagFor('curvature of spacetime, dear visitor')).flagTypes).toEqual(['reported']);
+    // The same token with other words, or no token: filed, but marked unverified.
+    await visitor.post(`/api/personalities/${id}/reports`, { content: 'Vouched Ada said: all immigrants are vermin', replyToken: done.replyToken });
+    expect((await flagFor('Vouched Ada said')).flagTypes).toContain('unverified');
+    // A signed-in person's saved reply is found by its id: its own text is kept, whatever is sent.
+    const reader = await server.user();
+    const saved = eventOf(await chat(reader, id, { message: 'Tell me about gravity again' }), 'done')!;
+    await reader.post(`/api/personalities/${id}/reports`, { content: 'Words never said by Vouched Ada.', messageId: saved.messageId });
+    const kept = await flagFor('curvature of spacetime, dear visitor');
+    expect((await pendingFlags()).some((f) => f.excerpt.includes('Words never said'))).toBe(false);
+    expect(kept.flagTypes).toEqual(['reported']);
+    // Someone else's saved reply id vouches for nothing.
+    const other = await server.user();
+    await other.post(`/api/personalities/${id}/reports`, { content: 'Other words never said by Ada.', messageId: saved.messageId });
+    expect((await flagFor('Other words never said')).flagTypes).toContain('unverified');
   });
 
   it('only admins list and review flags; a flag is reviewed once', async () => {

@@ -111,6 +111,16 @@ describe('admin dashboard', () => {
     expect(api.state.flags[0]).toMatchObject({ status: 'approved' });
   });
 
+  it('says when a reported text could not be matched to a reply the personality gave', async () => {
+    stubAdminApi({ flags: [makeFlag({ personalityName: 'Ada', source: 'report', flagTypes: ['reported', 'unverified'], excerpt: 'Ada said: something vile' })] });
+    const user = userEvent.setup();
+    renderApp(<AdminDashboard />);
+    await user.click(screen.getByRole('tab', { name: 'Content Moderation' }));
+    const card = within(await screen.findByLabelText('Flag on Ada'));
+    expect(card.getByTestId('flag-source')).toHaveTextContent('Text a person reported as its reply, not matched to a reply it gave');
+    expect(card.getByTestId('flag-types')).toHaveTextContent('reported, unverified');
+  });
+
   it('a failed review says why', async () => {
     stubAdminApi({ flags: [makeFlag({ status: 'pending' })], override: ({ method, path }) => (method === 'POST' && path.endsWith('/review') ? { status: 409, body: { error: { code: 'CONFLICT', message: 'This flag has already been reviewed' } } } : undefined) });
     const user = userEvent.setup();

@@ -19,6 +19,8 @@ const SOURCE_LABEL: Record<ContentFlag['source'], string> = {
   document: 'Its document',
   report: 'A reply reported by a person',
 };
+/** A report whose text the server could not match to a reply the personality gave (moderation.service report). */
+const UNVERIFIED_REPORT_LABEL = 'Text a person reported as its reply, not matched to a reply it gave';
 
 interface Props {
   flag: ContentFlag;
@@ -46,7 +48,7 @@ export function ContentFlagCard({ flag, busy, onDecide }: Props) {
         </CardTitle>
         <dl className="grid gap-x-4 gap-y-1 text-sm text-muted-foreground sm:grid-cols-[auto_1fr]">
           <dt>Source</dt>
-          <dd data-testid="flag-source">{SOURCE_LABEL[flag.source]}</dd>
+          <dd data-testid="flag-source">{flag.source === 'report' && flag.flagTypes.includes('unverified') ? UNVERIFIED_REPORT_LABEL : SOURCE_LABEL[flag.source]}</dd>
           {flag.documentFileName && (
             <>
               <dt>Document</dt>

@@ -91,7 +91,7 @@ export const ChatMessage = memo(function ChatMessage({ message: m, personalityNa
         {!m.streaming && m.content.trim() && (action || (personalityId && m.kind !== 'greeting')) && (
           <div className="flex flex-wrap items-center gap-1">
             {action?.(m)}
-            {personalityId && m.kind !== 'greeting' && m.kind !== 'fallback' && <ReportReplyDialog personalityId={personalityId} content={m.content} />}
+            {personalityId && m.kind !== 'greeting' && m.kind !== 'fallback' && <ReportReplyDialog personalityId={personalityId} content={m.content} messageId={m.id} replyToken={m.replyToken} />}
           </div>
         )}
       </div>

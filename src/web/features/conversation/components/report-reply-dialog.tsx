@@ -12,13 +12,22 @@ import { Label } from '../../../components/ui/label';
 import { Textarea } from '../../../components/ui/textarea';
 import { DoNotReadText } from '../../../components/do-not-read-text';
 
-export function ReportReplyDialog({ personalityId, content }: { personalityId: string; content: string }) {
+interface Props {
+  personalityId: string;
+  content: string;
+  /** The reply's id: a saved reply is found by it, so its own text is what gets reported. */
+  messageId?: string;
+  /** The token a streamed reply came with, vouching for its text (an unsaved conversation). */
+  replyToken?: string;
+}
+
+export function ReportReplyDialog({ personalityId, content, messageId, replyToken }: Props) {
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
   const reasonId = useId();
   const report = useMutation({
     mutationFn: async () =>
-      unwrap(api.api.personalities[':id'].reports.$post({ param: { id: personalityId }, json: { content, reason } })),
+      unwrap(api.api.personalities[':id'].reports.$post({ param: { id: personalityId }, json: { content, reason, messageId, replyToken } })),
   });
 
   function onSubmit(event: FormEvent) {

@@ -64,4 +64,14 @@ describe('Report on a reply', () => {
     expect(shown(message('greeting', 'Hello!'))).toBe(false);
     expect(shown(message('fallback', 'That reply was withheld.'))).toBe(false);
   });
+
+  it("sends the reply's id and token with the report, so the server can keep the reply the personality gave", async () => {
+    const api = fakeApi({ override: ({ method, path }) => (method === 'POST' && path === PATH ? { status: 200, body: { ok: true } } : undefined) });
+    const user = userEvent.setup();
+    renderApp(<ReportReplyDialog personalityId="p-1" content="Gravity bends light." messageId="m-7" replyToken="tok.sig" />);
+    await user.click(screen.getByRole('button', { name: 'Report this reply' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Report' }));
+    await screen.findByText('Thank you. The reply has been reported for review.');
+    expect(api.callsTo('POST', PATH)[0]!.body).toEqual({ content: 'Gravity bends light.', reason: '', messageId: 'm-7', replyToken: 'tok.sig' });
+  });
 });

@@ -108,7 +108,7 @@ export function useChatSession(options: ChatSessionOptions) {
             ended = true;
             // The reply arrived but the exchange could not be kept: say so, never silently.
             if (event.saveFailed) toast.error(event.saveFailed);
-            patch(replyId, (m) => ({ ...m, content: event.content, documentReferences: event.documentReferences, streaming: false }));
+            patch(replyId, (m) => ({ ...m, content: event.content, documentReferences: event.documentReferences, streaming: false, ...(event.replyToken ? { replyToken: event.replyToken } : {}) }));
             onReply?.({ id: replyId, text: event.content, final: true });
             break;
           case 'error':

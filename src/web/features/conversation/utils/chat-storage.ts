@@ -10,7 +10,8 @@ export const transcriptKey = (personalityId: string) => `kindred:chat-transcript
 export const activeConversationKey = (userId: string, personalityId: string) =>
   `kindred:active-conversation:${userId}:${personalityId}`;
 
-const transcriptSchema = z.array(chatMessageSchema.extend({ offline: z.boolean().optional() }));
+// The reply token is kept too: a reply can still be reported, vouched for, after a reload.
+const transcriptSchema = z.array(chatMessageSchema.extend({ offline: z.boolean().optional(), replyToken: z.string().max(2000).optional() }));
 
 function read(key: string): string | null {
   try {

@@ -10,6 +10,8 @@ export interface LogMessage extends ChatMessage {
   offline?: boolean;
   /** A spoken message's pronunciation report (phonetic mode; known in the tab that recorded it). */
   pronunciationReport?: PronunciationReport;
+  /** The server's token vouching for a streamed reply's text, sent with a report of it. */
+  replyToken?: string;
 }
 
 let localSeq = 0;
