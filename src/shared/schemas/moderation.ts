@@ -47,6 +47,9 @@ export const reportSchema = z.object({
 });
 export const reportResponseSchema = z.object({ ok: z.literal(true) });
 
+/** The flag type marking a report whose text could not be matched to a reply the personality gave. */
+export const UNVERIFIED_REPORT = 'unverified';
+
 /** Flag types shown with a destructive badge (spec section 9). */
 export function isSevereFlagType(types: string[]): boolean {
   return types.some((t) => /adult|sexual|harassment|hate|violence/.test(t));

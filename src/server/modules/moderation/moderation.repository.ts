@@ -82,15 +82,16 @@ export async function reviewFlag(
   return rows.length > 0;
 }
 
+/** The flags that hold a document private: they made it private and are pending or confirmed. */
+function holdingFlags(documentId: string) {
+  return and(eq(contentFlags.documentId, documentId), eq(contentFlags.heldDocument, true), inArray(contentFlags.status, ['pending', 'approved']));
+}
+
 /** A document held by moderation: makes it private (its chunks follow). */
 export async function holdDocument(db: Database, documentId: string): Promise<{ wasPrivate: boolean }> {
   // Already held by another open flag: its private state is the hold's, so the owner's choice is
   // the one that flag kept.
-  const [open] = await db
-    .select({ wasPrivate: contentFlags.documentWasPrivate })
-    .from(contentFlags)
-    .where(and(eq(contentFlags.documentId, documentId), eq(contentFlags.heldDocument, true), inArray(contentFlags.status, ['pending', 'approved'])))
-    .limit(1);
+  const [open] = await db.select({ wasPrivate: contentFlags.documentWasPrivate }).from(contentFlags).where(holdingFlags(documentId)).limit(1);
   const [before] = await db.select({ isPrivate: personalityDocuments.isPrivate }).from(personalityDocuments).where(eq(personalityDocuments.id, documentId));
   await db.update(personalityDocuments).set({ isPrivate: true }).where(eq(personalityDocuments.id, documentId));
   return { wasPrivate: open ? open.wasPrivate : Boolean(before?.isPrivate) };
@@ -107,7 +108,7 @@ export async function documentHeld(db: Database, documentId: string): Promise<bo
   const rows = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(contentFlags)
-    .where(and(eq(contentFlags.documentId, documentId), eq(contentFlags.heldDocument, true), inArray(contentFlags.status, ['pending', 'approved'])));
+    .where(holdingFlags(documentId));
   return Number(rows[0]?.n ?? 0) > 0;
 }
 

@@ -13,13 +13,13 @@ import type { Clock } from '../../lib/clock';
 import type { Logger } from '../../lib/logger';
 import { AppError } from '../../lib/errors';
 import { messages } from '../../../shared/messages';
-import type { ContentFlag, ContentFlagList } from '../../../shared/schemas/moderation';
+import { UNVERIFIED_REPORT, type ContentFlag, type ContentFlagList } from '../../../shared/schemas/moderation';
 import type { ModerationResult, Moderator } from '../../ai/moderation/moderation-types';
 import type { FlagSource } from '../../db/schema/moderation';
 import { isUuid, loadVisiblePersonality } from '../personalities/personality-access';
 import * as repo from './moderation.repository';
 import type { ReplyTokens } from './reply-token';
-import { excerptOf, flaggedExcerpt, type ExcerptClassifier } from './flag-excerpt';
+import { flaggedExcerpt, type ExcerptClassifier } from './flag-excerpt';
 
 const RECENTLY_REVIEWED = 10;
 /** A document is checked in windows of this many characters (plus a small overlap). */
@@ -71,9 +71,6 @@ export interface ModerationDeps {
   /** Tells a reported text the personality really said from one typed by the reporter (reply-token.ts). */
   replyTokens: ReplyTokens;
 }
-
-/** Marks a report whose text could not be matched to a reply the personality gave. */
-export const UNVERIFIED_REPORT = 'unverified';
 
 export function createModerationService(deps: ModerationDeps) {
   const { db, clock, logger, moderator } = deps;
@@ -177,7 +174,7 @@ export function createModerationService(deps: ModerationDeps) {
         flagType: ['reported', ...(verified ? [] : [UNVERIFIED_REPORT]), ...verdict.result.categories.map((c) => c.type)].join(','),
         confidence: Math.max(verdict.result.confidence, 0.5),
         // The reported reply's flagged sentence when the classifier agrees; else its start.
-        contentExcerpt: verdict.result.categories.length > 0 ? await flaggedExcerpt(content, verdict.result, excerptClassifier) : excerptOf(content),
+        contentExcerpt: await flaggedExcerpt(content, verdict.result, excerptClassifier),
         reportReason: input.reason ?? null,
       });
     },

@@ -2,7 +2,7 @@
 import { useId, useState } from 'react';
 import { CheckIcon, LoaderCircleIcon, XIcon } from 'lucide-react';
 import type { ContentFlag } from '../../../../shared/schemas/moderation';
-import { isSevereFlagType } from '../../../../shared/schemas/moderation';
+import { isSevereFlagType, UNVERIFIED_REPORT } from '../../../../shared/schemas/moderation';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '../../../components/ui/card';
@@ -48,7 +48,7 @@ export function ContentFlagCard({ flag, busy, onDecide }: Props) {
         </CardTitle>
         <dl className="grid gap-x-4 gap-y-1 text-sm text-muted-foreground sm:grid-cols-[auto_1fr]">
           <dt>Source</dt>
-          <dd data-testid="flag-source">{flag.source === 'report' && flag.flagTypes.includes('unverified') ? UNVERIFIED_REPORT_LABEL : SOURCE_LABEL[flag.source]}</dd>
+          <dd data-testid="flag-source">{flag.source === 'report' && flag.flagTypes.includes(UNVERIFIED_REPORT) ? UNVERIFIED_REPORT_LABEL : SOURCE_LABEL[flag.source]}</dd>
           {flag.documentFileName && (
             <>
               <dt>Document</dt>
