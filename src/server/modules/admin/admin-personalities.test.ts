@@ -125,6 +125,12 @@ describe('admin: public personalities', () => {
   });
 
   it('reverts a public personality to private', async () => {
+    const orderOf = async (id: string) =>
+      (await server.database.db.select({ o: personalities.displayOrder }).from(personalities).where(eq(personalities.id, id)))[0]!.o;
+    expect((await admin.put('/api/admin/personalities/order', {
+      updates: ['Delta', 'Alpha', 'Bravo', 'Charlie'].map((name, i) => ({ id: ids[name], displayOrder: i + 1 })),
+    })).status).toBe(200);
+    expect(await orderOf(ids.Delta!)).toBe(1);
     const res = await admin.post(`/api/admin/personalities/${ids.Delta}/revert`);
     expect(res.status).toBe(200);
     expect(res.body.personality).toMatchObject({ id: ids.Delta, name: 'Delta', sharingType: 'private' });
@@ -141,5 +147,20 @@ describe('admin: public personalities', () => {
     expect(again.body.error.message).toBe(messages.admin.notPublic);
     expect((await admin.post('/api/admin/personalities/00000000-0000-4000-8000-000000000000/revert')).status).toBe(404);
     expect((await admin.post('/api/admin/personalities/nope/revert')).status).toBe(404);
+
+    // Its place in the public order went with it: approved again, it joins the end rather than
+    // taking the first place back from the personality the admin has put there since.
+    expect(await orderOf(ids.Delta!)).toBeNull();
+    await publishViaApproval(owner, admin, ids.Delta!);
+    expect(names(await admin.get('/api/admin/personalities/ordering'))).toEqual(['Alpha', 'Bravo', 'Charlie', 'Delta']);
+  });
+
+  it('drops the place in the public order when the owner makes a public personality private', async () => {
+    expect((await admin.put('/api/admin/personalities/order', {
+      updates: ['Charlie', 'Alpha', 'Bravo', 'Delta'].map((name, i) => ({ id: ids[name], displayOrder: i + 1 })),
+    })).status).toBe(200);
+    expect((await owner.put(`/api/personalities/${ids.Charlie}/sharing`, { sharingType: 'private' })).status).toBe(200);
+    const rows = await server.database.db.select({ o: personalities.displayOrder }).from(personalities).where(eq(personalities.id, ids.Charlie!));
+    expect(rows[0]!.o).toBeNull();
   });
 });

@@ -136,11 +136,15 @@ export async function personalityExists(db: Database, id: string): Promise<boole
   return rows.length > 0;
 }
 
-/** Public -> private; false when the personality is missing or not public. */
+/**
+ * Public -> private; false when the personality is missing or not public. Its place in the public
+ * order goes with it: approved again later, it joins the end instead of taking a number another
+ * personality may hold by then.
+ */
 export async function revertToPrivate(db: Database, id: string, at: Date): Promise<boolean> {
   const rows = await db
     .update(personalities)
-    .set({ sharingType: 'private', isPublic: false, updatedAt: at })
+    .set({ sharingType: 'private', isPublic: false, displayOrder: null, updatedAt: at })
     .where(and(eq(personalities.id, id), isPublicSql))
     .returning({ id: personalities.id });
   return rows.length > 0;

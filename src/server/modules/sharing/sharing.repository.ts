@@ -22,7 +22,8 @@ export async function lockOwned(tx: Database, id: string, ownerId: string) {
 export async function setSharingLevel(db: Database, id: string, ownerId: string, sharingType: SharingType, now: Date) {
   const rows = await db
     .update(personalities)
-    .set({ sharingType, isPublic: sharingType === 'public', updatedAt: now })
+    // Leaving public drops the place in the public order (admin.repository revertToPrivate says why).
+    .set({ sharingType, isPublic: sharingType === 'public', ...(sharingType === 'public' ? {} : { displayOrder: null }), updatedAt: now })
     .where(and(eq(personalities.id, id), eq(personalities.userId, ownerId)))
     .returning({ id: personalities.id, sharingType: personalities.sharingType, isPublic: personalities.isPublic });
   return rows[0];

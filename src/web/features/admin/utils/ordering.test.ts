@@ -33,8 +33,17 @@ describe('ordering rules', () => {
     expect(parseOrderInput('3.7')).toBe(3);
   });
 
-  it('keeps saved display orders and numbers unset ones by position', () => {
+  it('keeps saved display orders and numbers unset ones after the largest before them', () => {
     const list = fromServer([{ ...item('a', 0), displayOrder: 4 }, item('b', 0)]);
-    expect(list.map((p) => p.order)).toEqual([4, 2]);
+    expect(list.map((p) => p.order)).toEqual([4, 5]);
+    // A gap left by a personality that went private, and one newly approved: no number twice.
+    const gap = fromServer([
+      { ...item('a', 0), displayOrder: 1 },
+      { ...item('b', 0), displayOrder: 2 },
+      { ...item('d', 0), displayOrder: 4 },
+      item('c', 0),
+      item('e', 0),
+    ]);
+    expect(gap.map((p) => p.order)).toEqual([1, 2, 4, 5, 6]);
   });
 });

@@ -7,9 +7,18 @@ export interface OrderItem extends AdminPersonality {
   order: number;
 }
 
-/** The server's list, in library order; an unset display order takes the item's position. */
+/**
+ * The server's list, in library order (set orders first, then unset ones by name). An unset order
+ * is shown as the next number after the largest one before it, so a newly approved personality
+ * never appears with a number another one already has.
+ */
 export function fromServer(list: AdminPersonality[]): OrderItem[] {
-  return list.map((p, i) => ({ ...p, order: p.displayOrder ?? i + 1 }));
+  let largest = 0;
+  return list.map((p) => {
+    const order = p.displayOrder ?? largest + 1;
+    largest = Math.max(largest, order);
+    return { ...p, order };
+  });
 }
 
 export function renumber(items: OrderItem[]): OrderItem[] {
