@@ -1,4 +1,4 @@
-import { pgTable, date, integer, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { pgTable, date, index, integer, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { user } from './auth';
 import { personalities } from './personalities';
 
@@ -24,3 +24,15 @@ export const voiceCloneConsents = pgTable('voice_clone_consents', {
   consentText: text('consent_text').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+// Characters counted so far for each agent call, shared by every app process
+// (modules/voice/agent-call-credits.ts). Rows are dropped once older than any real call.
+export const agentCallTallies = pgTable(
+  'agent_call_tallies',
+  {
+    callId: uuid('call_id').primaryKey(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+    chars: integer('chars').notNull().default(0),
+  },
+  (t) => [index('agent_call_tallies_issued_at_idx').on(t.issuedAt)],
+);

@@ -3,9 +3,12 @@
 // requests could spend the day's voice credits and silence voice for everyone. So each call gets a
 // signed token with its signed URL, and its agent lines are counted only under that token and no
 // faster than a voice can speak since it was issued: a forger spends credits no faster than a real
-// call would. The tally per call is kept in this process (with several processes each bounds its
-// own share); a call's tally is forgotten once the call is older than any real one.
+// call would. The tally per call is kept in the database (agent_call_tallies), so several app
+// processes share it; a call's row is dropped once the call is older than any real one.
 import crypto from 'node:crypto';
+import { eq, lt, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { agentCallTallies } from '../../db/schema/voice';
 import { createTokenSigner } from '../../lib/signed-token';
 
 /** Faster than anyone speaks (~15 characters a second). */
@@ -24,11 +27,6 @@ interface CallClaim {
 
 export function createAgentCallCredits(secret: string) {
   const tokens = createTokenSigner<CallClaim>(secret, 'kindred agent call v1');
-  const counted = new Map<string, { issuedAt: number; chars: number }>();
-
-  function forgetOld(nowMs: number) {
-    for (const [id, call] of counted) if (nowMs - call.issuedAt > AGENT_CALL_MAX_MS) counted.delete(id);
-  }
 
   return {
     /** The token of a call starting now, for this asker and personality. */
@@ -36,19 +34,32 @@ export function createAgentCallCredits(secret: string) {
       return tokens.sign({ id: crypto.randomUUID(), personalityId, viewerId, issuedAt: nowMs });
     },
 
-    /** How many of `chars` count for this call now: none without a valid token of this asker's call here. */
-    charge(token: string | undefined, personalityId: string, viewerId: string | null, chars: number, nowMs: number): number {
+    /** How many of `chars` count for this call now: none without a valid token of this asker's call. */
+    async charge(db: Database, token: string | undefined, personalityId: string, viewerId: string | null, chars: number, nowMs: number): Promise<number> {
       const claim = token ? tokens.read(token) : undefined;
       if (!claim || claim.personalityId !== personalityId || claim.viewerId !== viewerId) return 0;
       const age = nowMs - claim.issuedAt;
-      if (age < 0 || age > AGENT_CALL_MAX_MS) return 0;
-      forgetOld(nowMs);
-      const call = counted.get(claim.id) ?? { issuedAt: claim.issuedAt, chars: 0 };
-      const allowed = AGENT_FIRST_LINE_CHARS + Math.floor((age / 1000) * AGENT_CHARS_PER_SECOND) - call.chars;
-      const charged = Math.max(0, Math.min(chars, allowed));
-      call.chars += charged;
-      counted.set(claim.id, call);
-      return charged;
+      if (age < 0 || age > AGENT_CALL_MAX_MS || chars <= 0) return 0;
+      // Everything this call may have spoken by now; the row lock makes concurrent lines (from any
+      // process) take turns, so together they never pass it.
+      const ceiling = AGENT_FIRST_LINE_CHARS + Math.floor((age / 1000) * AGENT_CHARS_PER_SECOND);
+      return db.transaction(async (tx) => {
+        await tx.delete(agentCallTallies).where(lt(agentCallTallies.issuedAt, new Date(nowMs - AGENT_CALL_MAX_MS)));
+        await tx.insert(agentCallTallies).values({ callId: claim.id, issuedAt: new Date(claim.issuedAt), chars: 0 }).onConflictDoNothing();
+        const [row] = await tx
+          .select({ chars: agentCallTallies.chars })
+          .from(agentCallTallies)
+          .where(eq(agentCallTallies.callId, claim.id))
+          .for('update');
+        const charged = Math.max(0, Math.min(chars, ceiling - (row?.chars ?? 0)));
+        if (charged > 0) {
+          await tx
+            .update(agentCallTallies)
+            .set({ chars: sql`${agentCallTallies.chars} + ${charged}` })
+            .where(eq(agentCallTallies.callId, claim.id));
+        }
+        return charged;
+      });
     },
   };
 }

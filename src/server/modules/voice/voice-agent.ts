@@ -80,7 +80,7 @@ export function createVoiceAgentService(deps: VoiceAgentDeps) {
       const now = clock.now();
       let creditsExhausted = false;
       if (line.role === 'assistant') {
-        const charged = deps.callCredits.charge(line.callToken, personality.id, viewer?.id ?? null, line.content.length, now.getTime());
+        const charged = await deps.callCredits.charge(db, line.callToken, personality.id, viewer?.id ?? null, line.content.length, now.getTime());
         const total = charged > 0 ? await addSpentCredits(db, utcDay(now), charged) : await creditsUsedOn(db, utcDay(now));
         creditsExhausted = total >= deps.dailyCreditLimit;
       }

@@ -2,7 +2,7 @@
 // through the official SDK (the API key stays on the server); who may ask; the spec's agent-id
 // message; the lines of a call land in the caller's saved conversation and the agent's words
 // count toward the daily voice credits.
-import { AGENT_CHARS_PER_SECOND, AGENT_FIRST_LINE_CHARS } from './agent-call-credits';
+import { AGENT_CHARS_PER_SECOND, AGENT_FIRST_LINE_CHARS, createAgentCallCredits } from './agent-call-credits';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import WebSocket from 'ws';
 import type { TestClient } from '../../test-support/test-server';
@@ -161,6 +161,19 @@ describe('credits of an agent call', () => {
     await line(talkerOwner, id, { conversationId: null, role: 'assistant', content: 'z'.repeat(100), callToken });
     await line(visitor, otherAgent, { conversationId: null, role: 'assistant', content: 'z'.repeat(100), callToken });
     expect(await usage()).toBe(after);
+
+    // The tally is the database's, not this process's: another app process on the same database,
+    // handed the same token a moment later, finds the call's share already spent.
+    const db = w.server.database.db;
+    const tallies = (await db.execute(`select chars from agent_call_tallies`) as any).rows as { chars: number }[];
+    expect(tallies).toEqual([{ chars: counted }]);
+    const otherProcess = createAgentCallCredits('test-secret-test-secret-test-secret-0123456789');
+    const issuedAt = JSON.parse(Buffer.from(String(callToken).split('.')[0]!, 'base64url').toString()).issuedAt as number;
+    // A minute into the call: six lines at once from that process add up to the minute's share.
+    const parallel = await Promise.all(
+      Array.from({ length: 6 }, () => otherProcess.charge(db, callToken, id, null, 10_000, issuedAt + 60_000)),
+    );
+    expect(counted + parallel.reduce((a, b) => a + b, 0)).toBe(AGENT_FIRST_LINE_CHARS + 60 * AGENT_CHARS_PER_SECOND);
   });
 
 });
