@@ -64,6 +64,8 @@ const envSchema = z.object({
   EXTRACT_MAX_PAGES: z.coerce.number().int().positive().default(2000),
   EXTRACT_MAX_UNPACKED_MB: z.coerce.number().int().positive().default(64),
   EXTRACT_MEMORY_MB: z.coerce.number().int().min(64).default(256),
+  // Everything one person's documents may take in storage (0: no limit). Sign-up is open.
+  STORAGE_QUOTA_MB: z.coerce.number().int().min(0).default(1024),
   URL_IMPORT_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   // Test-only: lets URL import reach 127.0.0.0/8 and ::1 (never any other private address).
   URL_IMPORT_ALLOW_LOOPBACK: z
@@ -167,6 +169,8 @@ export interface AppConfig {
     extractMemoryMb: number;
     urlImportTimeoutMs: number;
     urlImportAllowLoopback: boolean;
+    /** Bytes one person's documents may take together; 0: no limit. */
+    storageQuotaBytes: number;
   };
   /** S3-compatible object storage; unset: files under DATA_DIR/blobs. */
   s3?: { endpoint?: string; bucket: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
@@ -261,6 +265,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       extractMemoryMb: e.EXTRACT_MEMORY_MB,
       urlImportTimeoutMs: e.URL_IMPORT_TIMEOUT_MS,
       urlImportAllowLoopback: e.URL_IMPORT_ALLOW_LOOPBACK,
+      storageQuotaBytes: e.STORAGE_QUOTA_MB * 1024 * 1024,
     },
     s3: e.S3_BUCKET
       ? {

@@ -1,5 +1,11 @@
 // The spec's user-facing texts (section 8), in one place so the server and the web say the same
 // words. Functions take the parts that vary.
+/** 1.5 MB, 12 MB, 1024 MB: one decimal below 10. */
+function megabytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return `${mb < 10 ? Math.round(mb * 10) / 10 : Math.round(mb)} MB`;
+}
+
 export const messages = {
   generic: 'An unexpected error occurred',
   auth: {
@@ -185,6 +191,9 @@ export const messages = {
     unsupported: (file: string) =>
       `Only .txt, .md, .pdf, .docx and .html files are supported. Please convert ${file} to one of these formats.`,
     tooLarge: (file: string) => `File ${file} is too large. Maximum size is 10MB.`,
+    /** Past STORAGE_QUOTA_MB: what the person's documents take, so they know what to delete. */
+    storageFull: (file: string, usedBytes: number, quotaBytes: number) =>
+      `There is no room for ${file}: your documents already take ${megabytes(usedBytes)} of your ${megabytes(quotaBytes)}. Delete documents you no longer need to make room.`,
     contentMismatch: (file: string, kind: string) =>
       `File ${file} is not a valid ${kind} file: its content does not match its type, or it is corrupt.`,
     emptyFile: (file: string) => `File ${file} is empty.`,

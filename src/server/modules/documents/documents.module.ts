@@ -58,6 +58,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps) {
     maxAttempts: config.jobs.maxAttempts,
     wake: () => wake(),
     cleanup,
+    storageQuotaBytes: config.documents.storageQuotaBytes,
     documentHeld: deps.moderation ? (id) => deps.moderation!.documentHeld(id) : undefined,
   });
   const processor = createDocumentProcessor({

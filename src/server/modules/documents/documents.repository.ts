@@ -5,6 +5,7 @@ import type { Database } from '../../db/client';
 import { retryOnDeadlock } from '../../db/deadlock-retry';
 import { personalityDocuments, personalityDocumentChunks, personalityDocumentTexts } from '../../db/schema/documents';
 import { personalities } from '../../db/schema/personalities';
+import { user } from '../../db/schema/auth';
 import { contentFlags } from '../../db/schema/moderation';
 import type { DbOrTx } from '../../jobs/jobs.repository';
 
@@ -46,6 +47,24 @@ function usableBy(viewerId: string | null) {
 }
 
 /** Records a document, with its text when it is already known (an imported article). */
+/**
+ * Takes the owner's turn to add documents: concurrent uploads by one person (from any process)
+ * wait here, so each sees the others' sizes before checking the storage quota.
+ */
+export async function lockOwnerForDocuments(tx: DbOrTx, ownerId: string): Promise<void> {
+  await tx.execute(sql`select id from ${user} where ${user.id} = ${ownerId} for update`);
+}
+
+/** Bytes the stored files of every document of every personality this person owns take. */
+export async function storageUsedBy(db: DbOrTx, ownerId: string): Promise<number> {
+  const [row] = await db
+    .select({ bytes: sql<string>`coalesce(sum(${personalityDocuments.sizeBytes}), 0)` })
+    .from(personalityDocuments)
+    .innerJoin(personalities, eq(personalities.id, personalityDocuments.personalityId))
+    .where(eq(personalities.userId, ownerId));
+  return Number(row?.bytes ?? 0);
+}
+
 export async function insertDocument(db: DbOrTx, { content, ...row }: NewDocumentRow & { content?: string | null }): Promise<DocumentSummary> {
   if (content === undefined || content === null) return (await db.insert(personalityDocuments).values(row).returning(summaryColumns))[0]!;
   return db.transaction(async (tx) => {

@@ -35,6 +35,8 @@ export interface DocumentServiceDeps {
   documentHeld?: (documentId: string) => Promise<boolean>;
   /** Removes a deleted document's or personality's files, now or by a retried job. */
   cleanup: StorageCleanup;
+  /** Bytes one person's documents may take together; 0 or unset: no limit. */
+  storageQuotaBytes?: number;
 }
 
 /** The side panel lists this many of the newest documents; the counts cover them all. */
@@ -95,18 +97,32 @@ export function createDocumentService(deps: DocumentServiceDeps) {
   /** Records a blob already stored under `key` as a document and queues its job; removes the blob when that fails. */
   async function recordStored(personality: PersonalityRow, input: StoredBlob): Promise<DocumentDto> {
     let row: repo.DocumentSummary;
+    const values = {
+      personalityId: personality.id,
+      fileName: input.fileName,
+      filePath: input.key,
+      content: input.content ?? null,
+      isPrivate: input.isPrivate,
+      mimeType: MIME_BY_KIND[input.kind],
+      sizeBytes: input.sizeBytes,
+      contentHash: input.contentHash,
+      sourceUrl: input.sourceUrl ?? null,
+    };
+    const quota = deps.storageQuotaBytes ?? 0;
     try {
-      row = await repo.insertDocument(db, {
-        personalityId: personality.id,
-        fileName: input.fileName,
-        filePath: input.key,
-        content: input.content ?? null,
-        isPrivate: input.isPrivate,
-        mimeType: MIME_BY_KIND[input.kind],
-        sizeBytes: input.sizeBytes,
-        contentHash: input.contentHash,
-        sourceUrl: input.sourceUrl ?? null,
-      });
+      row =
+        quota > 0
+          ? await db.transaction(async (tx) => {
+              await repo.lockOwnerForDocuments(tx, personality.userId);
+              const used = await repo.storageUsedBy(tx, personality.userId);
+              if (used + input.sizeBytes > quota) {
+                throw new AppError('PAYLOAD_TOO_LARGE', messages.documents.storageFull(input.fileName, used, quota), {
+                  details: { usedBytes: used, quotaBytes: quota },
+                });
+              }
+              return repo.insertDocument(tx, values);
+            })
+          : await repo.insertDocument(db, values);
     } catch (err) {
       // The personality was deleted meanwhile: leave nothing behind.
       await storage.delete(input.key).catch(() => {});
