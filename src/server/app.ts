@@ -223,7 +223,8 @@ export function createApp(deps: AppDeps) {
     try {
       return await auth.handler(req);
     } finally {
-      if (viewer && req.method !== 'GET') invalidationBus().publish('session', viewer.id);
+      // Awaited: once a sign-out has answered, other processes have been sent the notice too.
+      if (viewer && req.method !== 'GET') await invalidationBus().publish('session', viewer.id);
     }
   }
   app.on(['GET', 'POST'], '/api/auth/*', async (c) => {
@@ -337,7 +338,10 @@ export function createApp(deps: AppDeps) {
     preload: () => conversations.preload(),
     preloadSettled: () => conversations.settled(),
     /** Unsubscribes the app's caches from the invalidation bus. */
-    close: () => sessionCache.close(),
+    close: () => {
+      sessionCache.close();
+      conversations.close();
+    },
   };
 }
 

@@ -164,6 +164,35 @@ describe.skipIf(!adminUrl)('two app processes behind a round-robin proxy', () =>
     expect(backend).toBe('1');
   });
 
+  it('a sign-out on A is refused on B as soon as it has answered, even where B had the session cached', async () => {
+    const c = await userOn(A);
+    for (let round = 0; round < 5; round++) {
+      const inn = await c.request('POST', '/api/auth/sign-in/email', { email: c.email, password: 'secret-pass' }, A);
+      expect(inn.status).toBe(200);
+      expect((await c.request('GET', '/api/me', undefined, B)).body.user?.id).toBe(c.id);
+      const signedIn = new Map(c.cookies);
+      expect((await c.request('POST', '/api/auth/sign-out', {}, A)).status).toBe(200);
+      for (const [k, v] of signedIn) c.cookies.set(k, v);
+      expect((await c.request('GET', '/api/me', undefined, B)).body.user ?? null).toBeNull();
+    }
+  });
+
+  it("a document made private on A leaves the starters B had cached", async () => {
+    const owner = await userOn(A);
+    const id = (await owner.request('POST', '/api/personalities', { name: 'Starters' }, A)).body.personality.id as string;
+    const res = await upload(owner, id, 'harbour_ledger.txt', 'The harbour master kept a blue ledger of tides.', A);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const documentId = res.body.results[0].document.id as string;
+    const naming = async () =>
+      ((await owner.request('GET', `/api/personalities/${id}/starters`, undefined, B)).body.starters as string[]).some((s) => s.includes('harbour ledger'));
+    expect(await naming()).toBe(true);
+    expect((await owner.request('PATCH', `/api/personalities/${id}/documents/${documentId}`, { isPrivate: true }, A)).status).toBe(200);
+    // The notice travels by LISTEN/NOTIFY: give it the moment delivery takes, no more.
+    const deadline = Date.now() + 2000;
+    while ((await naming()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(await naming()).toBe(false);
+  });
+
   it('counts a rate limit across both processes', async () => {
     const c = await userOn(A);
     const statuses = [];

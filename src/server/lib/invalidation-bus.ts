@@ -14,8 +14,12 @@ export const ALL_KEYS = '*';
 export const INVALIDATION_TOPICS: readonly InvalidationTopic[] = ['session', 'personality', 'documents', 'rate-limits', 'document-events'];
 
 export interface InvalidationBus {
-  /** Announces that `key` of `topic` changed; local subscribers are told synchronously. */
-  publish(topic: InvalidationTopic, key: string): void;
+  /**
+   * Announces that `key` of `topic` changed; local subscribers are told synchronously. Settles once
+   * other processes have been sent the notice (never rejects: a failure is logged), for callers
+   * that must not answer before then (a sign-out).
+   */
+  publish(topic: InvalidationTopic, key: string): Promise<void>;
   /**
    * Returns the unsubscribe function. The key "*" means "everything of this topic may have
    * changed" (a cross-process bus that lost its connection for a while says so when it is back).
@@ -27,7 +31,10 @@ export function createLocalInvalidationBus(): InvalidationBus {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   return {
-    publish: (topic, key) => void emitter.emit(topic, key),
+    publish: (topic, key) => {
+      emitter.emit(topic, key);
+      return Promise.resolve();
+    },
     subscribe(topic, listener) {
       emitter.on(topic, listener);
       return () => emitter.off(topic, listener);

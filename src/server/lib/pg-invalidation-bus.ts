@@ -97,10 +97,11 @@ export function createPgInvalidationBus(opts: PgBusOptions): PgInvalidationBus {
       const payload = JSON.stringify({ o: origin, t: topic, k: key });
       if (payload.length > MAX_PAYLOAD) {
         opts.logger.warn(`invalidation key too long to notify other processes (${topic})`);
-        return;
+        return Promise.resolve();
       }
-      opts.notify(INVALIDATION_CHANNEL, payload).catch((err: unknown) =>
-        opts.logger.warn(`could not notify other processes (${topic})`, err instanceof Error ? err.message : err),
+      return opts.notify(INVALIDATION_CHANNEL, payload).then(
+        () => undefined,
+        (err: unknown) => opts.logger.error(`could not notify other processes (${topic}); their caches keep it until they expire`, err instanceof Error ? err.message : err),
       );
     },
     subscribe(topic, listener) {

@@ -11,6 +11,7 @@ import { createQuestionService } from '../questions/questions.service';
 import { questionRoutes } from '../questions/questions.routes';
 import { createRouter } from '../../lib/openapi';
 import { createContextCache } from './context-cache';
+import { createDocumentEvents } from '../documents/documents-events';
 import { createPersonaContexts } from './persona-context';
 import { createRetriever, type VectorSearch } from './retrieval';
 import { createVectorIndex } from './vector-index';
@@ -53,6 +54,9 @@ export function createConversationsModule(deps: ConversationsModuleDeps) {
   const retriever = createRetriever(db, vectors, logger);
   let warming: Promise<void> = Promise.resolve();
   const cache = createContextCache({ clock });
+  // Any change to a personality's documents (added, made private, held, released, deleted; from
+  // any process) may change its starters, which name its public documents.
+  const stopForgetting = createDocumentEvents().subscribeAll((personalityId) => cache.forget(personalityId));
   const contexts = createPersonaContexts(db, cache);
   const questions = createQuestionService(db, clock, logger);
   const conversations = createConversationService({ db, clock, contexts, responder });
@@ -120,5 +124,7 @@ export function createConversationsModule(deps: ConversationsModuleDeps) {
     startChat: chat.start,
     /** Settles when the background preloading has (for a clean shutdown). */
     settled: () => warming,
+    /** Unsubscribes from the invalidation bus. */
+    close: stopForgetting,
   };
 }

@@ -8,6 +8,8 @@ import { invalidationBus, type InvalidationBus } from '../../lib/invalidation-bu
 export interface DocumentEvents {
   changed(personalityId: string): void;
   subscribe(personalityId: string, listener: () => void): () => void;
+  /** Every personality's notices: the listener gets the personality's id, or "*" when any may have changed. */
+  subscribeAll(listener: (personalityId: string) => void): () => void;
 }
 
 const TOPIC = 'document-events';
@@ -21,5 +23,6 @@ export function createDocumentEvents(bus: () => InvalidationBus = invalidationBu
         if (key === personalityId || key === '*') listener();
       });
     },
+    subscribeAll: (listener) => bus().subscribe(TOPIC, listener),
   };
 }

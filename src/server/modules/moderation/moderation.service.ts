@@ -20,6 +20,9 @@ import { isUuid, loadVisiblePersonality } from '../personalities/personality-acc
 import * as repo from './moderation.repository';
 import type { ReplyTokens } from './reply-token';
 import { flaggedExcerpt, type ExcerptClassifier } from './flag-excerpt';
+import { createDocumentEvents } from '../documents/documents-events';
+
+const documentEvents = createDocumentEvents();
 
 const RECENTLY_REVIEWED = 10;
 /** A document is checked in windows of this many characters (plus a small overlap). */
@@ -192,6 +195,8 @@ export function createModerationService(deps: ModerationDeps) {
       // A false positive gives a held document back to its owner's choice (private stays private).
       if (input.status === 'rejected' && existing.flag.heldDocument && existing.flag.documentId) {
         await repo.releaseDocument(db, existing.flag.documentId, existing.flag.documentWasPrivate);
+        // Its owner's open Documents modal and the personality's starters hear of it (any process).
+        if (existing.flag.personalityId) documentEvents.changed(existing.flag.personalityId);
       }
       return toDto((await repo.findFlag(db, id))!);
     },

@@ -1,0 +1,42 @@
+// The starters name a public personality's public documents. The context cache keeps them, keyed
+// on the personality's updated_at, which a change to its documents does not touch: such a change
+// must still reach the starters at once (a document made private, or deleted, must not keep its
+// title in front of every visitor for the cache's ten minutes).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestClient, type TestServer } from '../../test-support/test-server';
+import { createPersonality, makePublic } from './conversations.test-support';
+import { uploadOne, waitForDocument } from '../documents/documents.test-support';
+
+let server: TestServer;
+let owner: TestClient & { id: string };
+let visitor: TestClient;
+beforeAll(async () => {
+  server = await startTestServer();
+  owner = await server.user();
+  visitor = server.client();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const startersFor = async (id: string) => (await visitor.get(`/api/personalities/${id}/starters`)).body.starters as string[];
+const naming = (starters: string[], title: string) => starters.some((s) => s.includes(title));
+
+describe('starters follow the documents', () => {
+  it('drop a document title as soon as it is made private or deleted, and bring it back when public again', async () => {
+    const id = await createPersonality(owner, 'Grace Hopper');
+    await makePublic(server.database.db, id);
+    const docId = await uploadOne(owner, id, { name: 'medical_diagnosis_2024.txt', data: 'Notes from the clinic visit in March.' });
+    await waitForDocument(owner, id, docId);
+    expect(naming(await startersFor(id), 'medical diagnosis 2024')).toBe(true);
+
+    expect((await owner.patch(`/api/personalities/${id}/documents/${docId}`, { isPrivate: true })).status).toBe(200);
+    expect(naming(await startersFor(id), 'medical diagnosis 2024')).toBe(false);
+
+    expect((await owner.patch(`/api/personalities/${id}/documents/${docId}`, { isPrivate: false })).status).toBe(200);
+    expect(naming(await startersFor(id), 'medical diagnosis 2024')).toBe(true);
+
+    expect((await owner.delete(`/api/personalities/${id}/documents/${docId}`)).status).toBe(200);
+    expect(naming(await startersFor(id), 'medical diagnosis 2024')).toBe(false);
+  });
+});
