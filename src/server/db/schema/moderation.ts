@@ -19,7 +19,8 @@ export const contentFlags = pgTable(
     // confirmed violations by deleting it; personality_name keeps what admins reviewed it as.
     personalityId: uuid('personality_id').references(() => personalities.id, { onDelete: 'set null' }),
     /** The personality's name when the flag was filed (shown once the personality is deleted). */
-    personalityName: text('personality_name').notNull(),
+    // The default is for processes of the release before (migration 0018); this code always sets it.
+    personalityName: text('personality_name').notNull().default(''),
     documentId: uuid('document_id').references(() => personalityDocuments.id, { onDelete: 'set null' }),
     flaggedByUserId: text('flagged_by_user_id').references(() => user.id, { onDelete: 'set null' }),
     source: text('source').$type<FlagSource>().notNull(),
