@@ -5,6 +5,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import { HTTPException } from 'hono/http-exception';
 import { serveStatic } from '@hono/node-server/serve-static';
+import { createSharedAssets, type SharedAssets } from './web/shared-assets';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppConfig } from './config';
@@ -310,7 +311,11 @@ export function createApp(deps: AppDeps) {
 
   app.all('/api/*', (c) => c.json(errorBody('NOT_FOUND', 'No such API route'), 404));
 
-  if (deps.webRoot) mountWeb(app, deps.webRoot);
+  // With shared object storage several processes serve one site: assets of another release are
+  // found there during a rolling upgrade (web/shared-assets.ts).
+  const sharedAssets =
+    deps.webRoot && config.s3 ? createSharedAssets(documents.storage, path.join(deps.webRoot, 'assets'), logger) : undefined;
+  if (deps.webRoot) mountWeb(app, deps.webRoot, sharedAssets);
 
   app.notFound((c) => c.json(errorBody('NOT_FOUND', messages.errors.notFound), 404));
 
@@ -336,6 +341,8 @@ export function createApp(deps: AppDeps) {
     auth,
     documents,
     preload: () => conversations.preload(),
+    /** Copies the built assets to shared storage, for rolling upgrades (none without S3). */
+    publishAssets: () => sharedAssets?.publish() ?? Promise.resolve(0),
     preloadSettled: () => conversations.settled(),
     /** Unsubscribes the app's caches from the invalidation bus. */
     close: () => {
@@ -363,7 +370,7 @@ function voiceAgentOrigins(config: AppConfig): string[] {
 }
 
 /** The built SPA: files as they are, every other GET answered with index.html (client routing). */
-function mountWeb(app: OpenAPIHono<AppEnv>, webRoot: string) {
+function mountWeb(app: OpenAPIHono<AppEnv>, webRoot: string, shared: SharedAssets | undefined) {
   const indexPath = path.join(webRoot, 'index.html');
   const root = path.relative(process.cwd(), webRoot) || '.';
   // `precompressed`: the build wrote .br and .gz beside each file (scripts/vite-precompress.ts);
@@ -372,6 +379,10 @@ function mountWeb(app: OpenAPIHono<AppEnv>, webRoot: string) {
     '/assets/*',
     serveStatic({ root, precompressed: true, onFound: (_p, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable') }),
   );
+  // Not in this build: another release's (shared storage), else 404. Never the page: a script
+  // answered with HTML is refused by the browser and leaves a blank page.
+  app.get('/assets/:name', async (c) => (await shared?.find(c.req.param('name'))) ?? c.json(errorBody('NOT_FOUND', messages.errors.notFound), 404));
+  app.all('/assets/*', (c) => c.json(errorBody('NOT_FOUND', messages.errors.notFound), 404));
   app.use('*', serveStatic({ root, precompressed: true }));
   app.get('*', (c) => {
     const html = fs.readFileSync(indexPath, 'utf8');

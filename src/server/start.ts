@@ -86,7 +86,7 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
     const granted = await grantListedAdmins(database.db, config.adminEmails);
     if (granted > 0) logger.info(`admin role granted to ${granted} account(s) from ADMIN_EMAILS`);
     const webRoot = opts.webRoot === null ? undefined : (opts.webRoot ?? config.webRoot ?? (fs.existsSync(defaultWebRoot) ? defaultWebRoot : undefined));
-    const { app, preload, preloadSettled, documents, close: closeApp } = createApp({
+    const { app, preload, preloadSettled, publishAssets, documents, close: closeApp } = createApp({
       config,
       database,
       logger,
@@ -98,6 +98,9 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
     });
     // Spec section 9: the first public personalities' prompt contexts are loaded before serving.
     await preload();
+    // Before serving: once a page of this build is out, any process can answer for its assets.
+    const published = await publishAssets();
+    if (published > 0) logger.info(`web: ${published} built asset(s) copied to shared storage for rolling upgrades`);
     const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host });
     await new Promise<void>((resolve, reject) => {
       server.once('listening', () => resolve());
