@@ -6,6 +6,7 @@
 // chain (fetch, then several web-stream transforms) cost about 6 ms of CPU per reply on the
 // server's thread, measured against the loopback fake; this costs a fraction of that, and at ten
 // concurrent conversations that thread is what the first token waits for (bench/first-token).
+import { providerErrorText } from './provider-error-text';
 import http from 'node:http';
 import https from 'node:https';
 
@@ -158,15 +159,8 @@ function completionText(completion: unknown): string {
 }
 
 async function errorMessage(res: http.IncomingMessage, status: number): Promise<string> {
-  const text = await readAll(res, MAX_ERROR_BODY).catch(() => '');
-  let detail = text.trim().slice(0, 300);
-  try {
-    const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
-    const message = typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? parsed.message);
-    if (typeof message === 'string') detail = message;
-  } catch {
-    // Not JSON: the text itself, shortened.
-  }
+  // Its message, shortened, with anything like a key taken out: it goes to the log.
+  const detail = providerErrorText(await readAll(res, MAX_ERROR_BODY).catch(() => ''), 300);
   return `the model server answered ${status}${detail ? `: ${detail}` : ''}`;
 }
 

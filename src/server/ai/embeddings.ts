@@ -2,6 +2,7 @@
 // llama.cpp, LM Studio). Configured by EMBEDDING_MODEL plus LLM_BASE_URL (with LLM_API_KEY), or
 // OPENAI_BASE_URL / OPENAI_API_KEY. Without one, the embedded model is used (providers.ts);
 // EMBEDDING_MODEL=none turns vectors off (full-text retrieval only).
+import { providerErrorText } from './provider-error-text';
 import type { AppConfig } from '../config';
 
 export interface EmbeddingClient {
@@ -63,7 +64,7 @@ export function createEmbeddingClient(target: EmbeddingTarget, fetchImpl: typeof
       if (!res.ok) {
         // The provider's own words help the owner fix the setting; the key is never echoed.
         const detail = await res.text().catch(() => '');
-        const message = safeProviderMessage(detail);
+        const message = providerErrorText(detail);
         throw new EmbeddingError(`the embedding service answered ${res.status}${message ? `: ${message}` : ''}`);
       }
       const body = (await res.json().catch(() => null)) as { data?: { index?: number; embedding?: unknown }[] } | null;
@@ -85,13 +86,4 @@ export function createEmbeddingClient(target: EmbeddingTarget, fetchImpl: typeof
   };
 }
 
-function safeProviderMessage(text: string): string {
-  let message = text;
-  try {
-    const parsed = JSON.parse(text) as { error?: { message?: unknown } | string };
-    message = typeof parsed.error === 'string' ? parsed.error : String(parsed.error?.message ?? '');
-  } catch {
-    /* plain text */
-  }
-  return message.replace(/(sk|key|bearer)[-_ ]?[A-Za-z0-9_-]{8,}/gi, '[redacted]').slice(0, 200).trim();
-}
+
