@@ -24,6 +24,8 @@ const envSchema = z.object({
   LLM_BASE_URL: optionalString,
   LLM_API_KEY: optionalString,
   LLM_MODEL: optionalString,
+  // Silence from the model server (before its answer or between pieces) after which a reply fails.
+  LLM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(90_000),
   EMBEDDING_MODEL: optionalString,
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalString,
@@ -125,7 +127,7 @@ export interface AppConfig {
   adminEmails: string[];
   smtpUrl?: string;
   smtpFrom: string;
-  llm: { baseUrl?: string; apiKey?: string; model?: string; embeddingModel?: string };
+  llm: { baseUrl?: string; apiKey?: string; model?: string; embeddingModel?: string; idleTimeoutMs: number };
   openai: { apiKey?: string; baseUrl?: string };
   elevenlabs: { apiKey?: string; baseUrl?: string };
   azureSpeech: { key?: string; region?: string; endpoint?: string };
@@ -211,6 +213,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       baseUrl: e.LLM_BASE_URL,
       apiKey: e.LLM_API_KEY,
       model: e.LLM_MODEL,
+      idleTimeoutMs: e.LLM_IDLE_TIMEOUT_MS,
       embeddingModel: e.EMBEDDING_MODEL,
     },
     openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL },

@@ -34,8 +34,16 @@ export interface ChatErrorEvent {
   code: 'MODEL_FAILED' | 'REPLY_WITHHELD';
   /** "Failed to get AI response. Please try again." (the toast), or why the reply was withheld. */
   message: string;
-  /** A short in-character reply to add to the log so the conversation never dead-ends. */
+  /**
+   * A short in-character reply to add to the log so the conversation never dead-ends; with
+   * `partial`, the words of the reply that arrived before it broke off instead.
+   */
   fallback: string;
+  /**
+   * The reply broke off after some words (the model server failed or fell silent): they are kept,
+   * saved as a stopped reply, and stay on screen; no canned reply is added.
+   */
+  partial?: boolean;
   messageId: string | null;
   /** Set when the exchange could not be saved. */
   saveFailed?: string;

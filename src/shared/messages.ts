@@ -144,6 +144,8 @@ export const messages = {
     documentsProcessing: 'Some of my documents are still being processed, so I cannot draw on them yet.',
     /** The reply arrived but this exchange could not be saved to the conversation (a database failure). */
     notSaved: 'This message and its reply could not be saved to the conversation. Please try again.',
+    /** The save failed because the personality (and with it the conversation) was deleted meanwhile. */
+    personalityGone: 'This personality is no longer available, so this message and its reply were not saved.',
     /** In-character replies added when the model call fails, so the conversation never dead-ends. */
     fallbackReplies: [
       'Forgive me, I lost my train of thought for a moment. Could you ask me that again?',

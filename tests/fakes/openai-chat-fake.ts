@@ -3,12 +3,14 @@
 // `chat.completion` JSON, or with stream:true SSE `data: {chat.completion.chunk}` lines ending in
 // `data: [DONE]`. Behaviour is set per server (tests) or over HTTP (POST /__fake/chat):
 //   mode 'reply' (fixed text), 'echo' (the reply is the prompt it received, so a test can read it),
-//   'fail' (HTTP 500); delayMs between streamed words (slow streaming, for stop/abort tests).
+//   'fail' (HTTP 500), 'break' (half the reply, then an error chunk in the stream, as servers send
+//   when they fail mid-reply), 'stall' (half the reply, then silence with the connection open);
+//   delayMs between streamed words (slow streaming, for stop/abort tests).
 // Every request is recorded, with whether the client went away before the reply finished.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type FakeChatMode = 'reply' | 'echo' | 'fail';
+export type FakeChatMode = 'reply' | 'echo' | 'fail' | 'break' | 'stall';
 
 export interface FakeChatSettings {
   mode: FakeChatMode;
@@ -94,7 +96,15 @@ export function createChatHandler(state: { settings: FakeChatSettings; requests:
     res.write(chunk({ role: 'assistant', content: '' }, null));
     const firstTokenDelayMs = state.settings.firstTokenDelayMs ?? 0;
     if (firstTokenDelayMs > 0) await new Promise((r) => setTimeout(r, firstTokenDelayMs));
-    for (const word of text.match(/\s*\S+\s*/g) ?? []) {
+    const words = text.match(/\s*\S+\s*/g) ?? [];
+    const cutAt = mode === 'break' || mode === 'stall' ? Math.ceil(words.length / 2) : words.length;
+    for (const [i, word] of words.entries()) {
+      if (i === cutAt) {
+        if (mode === 'stall') return; // silence; the client gives up (or goes away)
+        record.completed = true;
+        res.end(`data: ${JSON.stringify({ error: { message: 'The fake model broke off on purpose', type: 'server_error' } })}\n\n`);
+        return;
+      }
       if (record.aborted) return;
       if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
       if (record.aborted) return;

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChatCompletionsError, createChatCompletions } from './chat-completions';
+import { ChatCompletionsError, createChatCompletions, type ChatCompletionsTarget } from './chat-completions';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
 let handler: Handler;
@@ -25,7 +25,7 @@ afterAll(async () => {
 
 const chunk = (text: string) => `data: ${JSON.stringify({ choices: [{ delta: { content: text } }] })}\n\n`;
 
-async function collect(target = { baseUrl, apiKey: 'secret-key', model: 'm' }, signal = new AbortController().signal): Promise<string[]> {
+async function collect(target: ChatCompletionsTarget = { baseUrl, apiKey: 'secret-key', model: 'm' }, signal = new AbortController().signal): Promise<string[]> {
   const out: string[] = [];
   for await (const piece of createChatCompletions(target).stream([{ role: 'user', content: 'Hi' }], signal)) out.push(piece);
   return out;
@@ -122,6 +122,32 @@ describe('chat completions client', () => {
       res.end(chunk('Cut'));
     };
     await expect(collect()).rejects.toThrow(/ended the reply before \[DONE\]/);
+  });
+
+  it('takes a stream closed after the last chunk (its finish_reason) without [DONE] as a whole reply', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`${chunk('All ')}${chunk('of it')}data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: 'stop' }] })}\n\n`);
+    };
+    expect((await collect()).join('')).toBe('All of it');
+  });
+
+  it('gives up on a model server that falls silent, before its answer or mid-reply, keeping the words so far', async () => {
+    const quiet = { baseUrl, model: 'm', idleTimeoutMs: 300 };
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(chunk('Three words then'));
+      // ...nothing more, and the connection stays open.
+    };
+    const got: string[] = [];
+    const failure = await (async () => {
+      for await (const piece of createChatCompletions(quiet).stream([{ role: 'user', content: 'Hi' }], new AbortController().signal)) got.push(piece);
+    })().catch((e: unknown) => e);
+    expect(got).toEqual(['Three words then']);
+    expect(failure).toBeInstanceOf(ChatCompletionsError);
+    expect((failure as Error).message).toMatch(/sent nothing for/);
+    handler = () => {}; // never answers at all
+    await expect(collect(quiet)).rejects.toThrow(/sent nothing for/);
   });
 
   it('ends quietly when aborted and closes the connection to the model', async () => {

@@ -19,7 +19,15 @@ export interface ChatCompletionsTarget {
   baseUrl: string;
   apiKey?: string;
   model: string;
+  /**
+   * Longest silence from the model server (waiting for its answer, or between two pieces of a
+   * reply) before the reply is given up as failed; LLM_IDLE_TIMEOUT_MS, 90 s by default (a local
+   * model may take a minute to load before its first word). Without it a stalled stream never ends.
+   */
+  idleTimeoutMs?: number;
 }
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 90_000;
 
 /** The model server refused or failed; `status` is its HTTP status when it answered one. */
 export class ChatCompletionsError extends Error {
@@ -46,6 +54,8 @@ export function createChatCompletions(target: ChatCompletionsTarget) {
   async function* stream(messages: ChatMessage[], signal: AbortSignal): AsyncGenerator<string> {
     const body = JSON.stringify({ model: target.model, messages, stream: true });
     let req!: http.ClientRequest;
+    // Set when the idle timeout ended the request (the response then fails as merely "aborted").
+    let silent: ChatCompletionsError | undefined;
     const send = () =>
       new Promise<http.IncomingMessage>((resolve, reject) => {
         req = transport.request(url, {
@@ -61,6 +71,13 @@ export function createChatCompletions(target: ChatCompletionsTarget) {
         });
         req.once('response', resolve);
         req.once('error', reject);
+        // Socket silence, before the answer and between its pieces alike: the reply fails as any
+        // broken one does (an error event, the words so far kept).
+        const idleMs = target.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+        req.setTimeout(idleMs, () => {
+          silent = new ChatCompletionsError(`the model server sent nothing for ${Math.round(idleMs / 1000)} s`);
+          req.destroy(silent);
+        });
         req.end(body);
       });
     // Set once the whole reply was read: then the connection goes back to the pool for the next
@@ -88,6 +105,9 @@ export function createChatCompletions(target: ChatCompletionsTarget) {
         return;
       }
       let pending = '';
+      // A chunk with a finish_reason is the model's last: a server that then closes without
+      // [DONE] has still given the whole reply.
+      let ended = false;
       // Leaving a for-await over a stream destroys it (and with it the pooled socket) unless told
       // not to: at [DONE] the rest is drained instead, below.
       for await (const piece of res.iterator({ destroyOnReturn: false }) as AsyncIterable<string>) {
@@ -115,7 +135,9 @@ export function createChatCompletions(target: ChatCompletionsTarget) {
           }
           let text: string;
           try {
-            text = chunkText(JSON.parse(data));
+            const chunk = JSON.parse(data);
+            text = chunkText(chunk);
+            if (finishReason(chunk)) ended = true;
           } catch (err) {
             // The words before a broken or failing chunk are still the reply's.
             if (batch) yield batch;
@@ -125,9 +147,14 @@ export function createChatCompletions(target: ChatCompletionsTarget) {
         }
         if (batch) yield batch;
       }
+      if (ended) {
+        finished = true;
+        return;
+      }
       throw new ChatCompletionsError('the model server ended the reply before [DONE]');
     } catch (err) {
       if (signal.aborted) return;
+      if (silent) throw silent;
       if (err instanceof ChatCompletionsError) throw err;
       throw new ChatCompletionsError(`the model server could not be reached or answered badly: ${err instanceof Error ? err.message : String(err)}`);
     } finally {
@@ -151,6 +178,11 @@ function chunkText(chunk: unknown): string {
   if (c.error) throw new ChatCompletionsError(`the model server failed mid-reply: ${String(c.error.message ?? 'unknown error')}`);
   const content = c.choices?.[0]?.delta?.content;
   return typeof content === 'string' ? content : '';
+}
+
+function finishReason(chunk: unknown): string | null {
+  const reason = (chunk as { choices?: { finish_reason?: unknown }[] }).choices?.[0]?.finish_reason;
+  return typeof reason === 'string' && reason ? reason : null;
 }
 
 function completionText(completion: unknown): string {

@@ -55,9 +55,9 @@ export const DEFAULT_LLM_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_LLM_MODEL = 'gpt-4o-mini';
 
 export function createChatResponder(config: AppConfig): ChatResponder {
-  const { baseUrl, apiKey, model } = config.llm;
+  const { baseUrl, apiKey, model, idleTimeoutMs } = config.llm;
   if (!baseUrl && !apiKey) return offlineResponder;
-  return modelResponder({ baseUrl: baseUrl ?? DEFAULT_LLM_BASE_URL, apiKey, model: model ?? DEFAULT_LLM_MODEL });
+  return modelResponder({ baseUrl: baseUrl ?? DEFAULT_LLM_BASE_URL, apiKey, model: model ?? DEFAULT_LLM_MODEL, idleTimeoutMs });
 }
 
 /**
@@ -173,7 +173,7 @@ export const offlineResponder: ChatResponder = {
   },
 };
 
-export function modelResponder(options: { baseUrl: string; apiKey?: string; model: string }): ChatResponder {
+export function modelResponder(options: { baseUrl: string; apiKey?: string; model: string; idleTimeoutMs?: number }): ChatResponder {
   const completions = createChatCompletions(options);
   return {
     mode: 'model',

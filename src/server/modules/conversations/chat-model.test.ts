@@ -157,6 +157,53 @@ describe('chat with a language model', () => {
     expect(sent.some((m) => m.content === error.fallback)).toBe(false);
   });
 
+  it('keeps the words of a reply that broke off, saved as stopped, instead of swapping them for a canned line', async () => {
+    fake.set({ mode: 'break', reply: 'Alpha bravo charlie delta echo foxtrot golf hotel' });
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Ada Lovelace');
+    const res = await chat(owner, id, { message: 'Spell it out' });
+    const error = eventOf(res, 'error')!;
+    expect(error).toMatchObject({ code: 'MODEL_FAILED', message: 'Failed to get AI response. Please try again.', partial: true, fallback: 'Alpha bravo charlie delta ' });
+    const saved = await owner.get(`/api/conversations/${eventOf(res, 'start')!.conversationId}`);
+    expect(saved.body.conversation.messages.at(-1)).toMatchObject({ kind: 'stopped', content: 'Alpha bravo charlie delta ', sender: 'personality' });
+    expect(error.messageId).toBe(saved.body.conversation.messages.at(-1).id);
+  });
+
+  it('gives up on a model that falls silent mid-reply (LLM_IDLE_TIMEOUT_MS), keeping what it said', async () => {
+    const impatient = await startTestServer({ env: { LLM_BASE_URL: fake.url, LLM_API_KEY: 'test-key', LLM_MODEL: 'fake-model', LLM_IDLE_TIMEOUT_MS: '400' } });
+    try {
+      fake.set({ mode: 'stall', reply: 'One two three four five six' });
+      const owner = await impatient.user();
+      const id = await createPersonality(owner, 'Ada Lovelace');
+      const res = await chat(owner, id, { message: 'Count for me' });
+      expect(eventOf(res, 'error')).toMatchObject({ code: 'MODEL_FAILED', partial: true, fallback: 'One two three ' });
+      // Nothing the person wrote or was told is in the log, only that the model fell silent.
+      expect(impatient.logs.join('\n')).toMatch(/sent nothing for/);
+    } finally {
+      await impatient.close();
+    }
+  });
+
+  it("does not write the conversation's words to the log when a reply cannot be saved", async () => {
+    fake.set({ mode: 'reply', reply: 'Zanzibar quokka marmalade '.repeat(20), delayMs: 15 });
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Ada Lovelace');
+    const res = owner.raw(`/api/personalities/${id}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'Tell me about Xylophonic secrets' }),
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    // The owner deletes the personality while it is replying: the reply's save fails.
+    expect((await owner.delete(`/api/personalities/${id}`)).status).toBeLessThan(300);
+    const events = createChatStreamParser().feed(await (await res).text());
+    // Trying again cannot help: the person is told why.
+    expect(events.find((e) => e.type === 'done')).toMatchObject({ saveFailed: 'This personality is no longer available, so this message and its reply were not saved.' });
+    const logs = server.logs.join('\n');
+    expect(logs).toMatch(/could not save/);
+    expect(logs).not.toMatch(/quokka|Xylophonic/);
+  });
+
   it('stops the upstream model call when the client disconnects mid-stream, keeping what was said', async () => {
     fake.set({ mode: 'reply', reply: Array.from({ length: 300 }, (_, i) => `word${i}`).join(' '), delayMs: 30 });
     const owner = await server.user();

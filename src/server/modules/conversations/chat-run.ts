@@ -11,6 +11,7 @@ import type { Database } from '../../db/client';
 import type { Viewer } from '../../auth/session';
 import type { Clock } from '../../lib/clock';
 import type { Logger } from '../../lib/logger';
+import { isForeignKeyViolation } from '../../lib/errors';
 import { messages } from '../../../shared/messages';
 import type { ChatStreamEvent } from '../../../shared/chat-stream';
 import type { DocumentReference } from '../../../shared/schemas/conversations';
@@ -80,6 +81,8 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
   const conversationId = isNew ? crypto.randomUUID() : ex.conversationId;
   const userMessageId = viewer ? crypto.randomUUID() : null;
 
+  // Set when a save failed because the personality was deleted meanwhile (its rows went with it).
+  let gone = false;
   // The question and the person's message: once, beside the model call, in one statement (a new
   // conversation's row and greeting, the message, the owner's question log: repo.saveQuestion).
   // 'none': nothing to save but the question log (an anonymous visitor's conversation lives in
@@ -114,10 +117,13 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
         // critical (spec: its failure never fails the chat): the message is saved without it.
         try {
           await save(false);
-          logger.warn(`could not log a question for personality ${ex.personality.id}`, first instanceof Error ? first.message : first);
+          logger.warn(`could not log a question for personality ${ex.personality.id}`, first);
           return 'saved';
         } catch (err) {
-          logger.error(`could not save a chat message (conversation ${conversationId})`, err instanceof Error ? err.message : err);
+          if (isForeignKeyViolation(err)) gone = true;
+          // The error itself, not its message: a failed statement's message carries its parameters
+          // (the person's words), which the logger leaves out of an Error.
+          logger.error(`could not save a chat message (conversation ${conversationId})`, err);
           return 'failed';
         }
       }
@@ -145,11 +151,13 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
       // The same id: a reply is never saved twice.
       return { messageId: await repo.insertMessage(db, { ...reply, role: 'assistant' }), failed: false };
     } catch (err) {
-      logger.error(`could not save a reply (conversation ${conversationId})`, err instanceof Error ? err.message : err);
+      if (isForeignKeyViolation(err)) gone = true;
+      logger.error(`could not save a reply (conversation ${conversationId})`, err);
       return { messageId: null, failed: true };
     }
   };
-  const notSaved = (failed: boolean) => (failed ? { saveFailed: messages.chat.notSaved } : {});
+  // Deleted meanwhile (its conversation went with it): trying again cannot help, so say why.
+  const notSaved = (failed: boolean) => (failed ? { saveFailed: gone ? messages.chat.personalityGone : messages.chat.notSaved } : {});
 
   return {
     conversationId,
@@ -171,6 +179,7 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
       // stream's.
       let reply: AsyncIterator<string> | undefined;
       let finished = false;
+      let replied = false;
       try {
         reply = deps.responder
           .streamReply({ messages: ex.messages, personalityName: ex.personality.name, question: ex.message, passages: ex.passages, pronunciation: ex.pronunciation, signal })
@@ -180,7 +189,6 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
         void persist();
         yield { type: 'start', conversationId, userMessageId, mode: responder.mode, documentReferences: ex.documents, documentsProcessing: ex.documentsProcessing };
         if (ex.documentsProcessing) for (const w of wordChunks(`${messages.chat.documentsProcessing}\n\n`)) yield emit(w);
-        let replied = false;
         for (let piece = await next; !piece.done; piece = await reply.next()) {
           if (signal.aborted) break;
           replied = true;
@@ -207,6 +215,20 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
         if (signal.aborted) return;
         settled = true;
         logger.warn(`chat reply failed (personality ${ex.personality.id})`, err instanceof Error ? err.message : err);
+        if (replied && text.trim()) {
+          // It broke off after some words: those the person saw are kept (as a stopped reply),
+          // checked like a completed one, rather than swapped for a canned line.
+          const verdict = await deps.moderation?.checkAndFlag(ex.personality.id, 'reply', text);
+          if (verdict?.severe) {
+            const withheld = messages.moderation.replyWithheld;
+            const { messageId, failed } = await save(withheld, 'fallback', []);
+            yield { type: 'error', code: 'REPLY_WITHHELD', message: withheld, fallback: withheld, messageId, ...notSaved(failed) };
+            return;
+          }
+          const { messageId, failed } = await save(text, 'stopped', ex.documents);
+          yield { type: 'error', code: 'MODEL_FAILED', message: messages.chat.aiFailed, fallback: text, partial: true, messageId, ...notSaved(failed) };
+          return;
+        }
         const fallback = fallbackReply(ex.message);
         const { messageId, failed } = await save(fallback, 'fallback', []);
         yield { type: 'error', code: 'MODEL_FAILED', message: messages.chat.aiFailed, fallback, messageId, ...notSaved(failed) };

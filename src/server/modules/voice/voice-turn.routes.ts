@@ -150,7 +150,8 @@ export function voiceTurnRoutes(deps: VoiceTurnDeps) {
           await write(event);
           if (event.type === 'delta') spoken.push((reply += event.text));
           else if (event.type === 'done') spoken.finish(event.content);
-          else if (event.type === 'error') spoken.replaceWith(event.fallback);
+          // A reply that broke off is spoken as far as it came; otherwise the fallback replaces it.
+          else if (event.type === 'error') event.partial ? spoken.finish(event.fallback) : spoken.replaceWith(event.fallback);
         }
         await spoken.done();
       } finally {

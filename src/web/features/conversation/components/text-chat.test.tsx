@@ -44,7 +44,9 @@ const previewButton = () => screen.getByRole('button', { name: 'Preview' });
 describe('conversation screen', () => {
   it('has the title, the Text Chat tab, the greeting, four starters and the offline notice', async () => {
     await openChat();
-    expect(screen.getByRole('heading', { name: 'Conversation with Ada Lovelace' })).toBeInTheDocument();
+    // The screen's title is its one h1.
+    expect(screen.getByRole('heading', { level: 1, name: 'Conversation with Ada Lovelace' })).toBeInTheDocument();
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
     expect(screen.getByRole('tab', { name: 'Text Chat' })).toHaveAttribute('aria-selected', 'true');
     expect(within(log()).getByText(GREETING)).toBeInTheDocument();
     const starters = within(screen.getByRole('list', { name: 'Conversation starters' })).getAllByRole('button');
@@ -255,11 +257,36 @@ describe('when it goes wrong', () => {
     expect(messages.chat.fallbackReplies).toContain(items.at(-1)!.querySelector('p')!.textContent);
   });
 
-  it('a stream that ends before its last event counts as a failure, keeping the conversation alive', async () => {
+  it('a stream that ends before its last event counts as a failure, keeping the words that arrived (marked Stopped)', async () => {
     const { user, box } = await openChat({ chat: (s) => (s.push(replyEvents('Half a')[0]!), s.push({ type: 'delta', text: 'Half ' }), s.end()) });
     await user.type(box, 'Hello?{Enter}');
     expect(await screen.findByText(messages.chat.aiFailed)).toBeInTheDocument();
+    const last = within(log()).getAllByRole('listitem').at(-1)!;
+    expect(last).toHaveAttribute('data-kind', 'stopped');
+    expect(last.querySelector('p')!.textContent).toBe('Half');
+  });
+
+  it('a stream that ends before any word gives an in-character reply', async () => {
+    const { user, box } = await openChat({ chat: (s) => (s.push(replyEvents('Half a')[0]!), s.end()) });
+    await user.type(box, 'Hello?{Enter}');
+    expect(await screen.findByText(messages.chat.aiFailed)).toBeInTheDocument();
     expect(within(log()).getAllByRole('listitem').at(-1)).toHaveAttribute('data-kind', 'fallback');
+  });
+
+  it('a reply the server reports broken off after some words keeps them, marked Stopped', async () => {
+    const { user, box } = await openChat({
+      chat: (s) => {
+        s.push(replyEvents('x')[0]!);
+        s.push({ type: 'delta', text: 'Alpha bravo ' });
+        s.push({ type: 'error', code: 'MODEL_FAILED', message: messages.chat.aiFailed, fallback: 'Alpha bravo ', partial: true, messageId: null });
+        s.end();
+      },
+    });
+    await user.type(box, 'Spell it{Enter}');
+    expect(await screen.findByText(messages.chat.aiFailed)).toBeInTheDocument();
+    const last = within(log()).getAllByRole('listitem').at(-1)!;
+    expect(last).toHaveAttribute('data-kind', 'stopped');
+    expect(last.querySelector('p')!.textContent).toBe('Alpha bravo');
   });
 
   it('a refused message shows the server\'s reason and goes back into the message box', async () => {

@@ -114,7 +114,12 @@ export function useChatSession(options: ChatSessionOptions) {
           case 'error':
             ended = true;
             toast.error(event.saveFailed ? `${event.message} ${event.saveFailed}` : event.message);
-            patch(replyId, (m) => ({ ...m, content: event.fallback, kind: 'fallback', documentReferences: [], streaming: false }));
+            // Broken off after some words: they stay, marked Stopped (as saved); else the fallback.
+            patch(replyId, (m) =>
+              event.partial
+                ? { ...m, content: event.fallback, kind: 'stopped', streaming: false }
+                : { ...m, content: event.fallback, kind: 'fallback', documentReferences: [], streaming: false },
+            );
             onReply?.({ id: replyId, text: event.fallback, final: true });
             break;
         }
@@ -145,9 +150,16 @@ export function useChatSession(options: ChatSessionOptions) {
             setMessages((all) => all.filter((m) => m.id !== question.id && m.id !== replyId));
           } else {
             toast.error(texts.chat.aiFailed);
-            const fallback = clientFallback();
-            patch(replyId, (m) => ({ ...m, content: fallback, kind: 'fallback', documentReferences: [], streaming: false }));
-            onReply?.({ id: replyId, text: fallback, final: true });
+            if (replyText.trim()) {
+              // The connection broke mid-reply: the words that arrived stay, marked Stopped (the
+              // server keeps them the same way).
+              patch(replyId, (m) => ({ ...m, kind: 'stopped', streaming: false }));
+              onReply?.({ id: replyId, text: replyText, final: true });
+            } else {
+              const fallback = clientFallback();
+              patch(replyId, (m) => ({ ...m, content: fallback, kind: 'fallback', documentReferences: [], streaming: false }));
+              onReply?.({ id: replyId, text: fallback, final: true });
+            }
           }
         }
       } finally {
