@@ -26,6 +26,8 @@ const envSchema = z.object({
   LLM_MODEL: optionalString,
   // Silence from the model server (before its answer or between pieces) after which a reply fails.
   LLM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(90_000),
+  // How long a question's embedding may take before the reply goes ahead on full-text search.
+  EMBEDDING_QUERY_TIMEOUT_MS: z.coerce.number().int().min(50).default(3000),
   EMBEDDING_MODEL: optionalString,
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalString,
@@ -127,7 +129,7 @@ export interface AppConfig {
   adminEmails: string[];
   smtpUrl?: string;
   smtpFrom: string;
-  llm: { baseUrl?: string; apiKey?: string; model?: string; embeddingModel?: string; idleTimeoutMs: number };
+  llm: { baseUrl?: string; apiKey?: string; model?: string; embeddingModel?: string; idleTimeoutMs: number; queryEmbeddingTimeoutMs: number };
   openai: { apiKey?: string; baseUrl?: string };
   elevenlabs: { apiKey?: string; baseUrl?: string };
   azureSpeech: { key?: string; region?: string; endpoint?: string };
@@ -214,6 +216,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       apiKey: e.LLM_API_KEY,
       model: e.LLM_MODEL,
       idleTimeoutMs: e.LLM_IDLE_TIMEOUT_MS,
+      queryEmbeddingTimeoutMs: e.EMBEDDING_QUERY_TIMEOUT_MS,
       embeddingModel: e.EMBEDDING_MODEL,
     },
     openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL },

@@ -51,7 +51,7 @@ export function createConversationsModule(deps: ConversationsModuleDeps) {
   const responder = deps.responder ?? createChatResponder(deps.config);
   const embeddings = createEmbeddings(deps.config);
   const vectors = deps.vectors ?? (embeddings ? createVectorIndex(db, deps.vectorStore, embeddings) : undefined);
-  const retriever = createRetriever(db, vectors, logger);
+  const retriever = createRetriever(db, vectors, logger, { queryEmbeddingTimeoutMs: deps.config.llm.queryEmbeddingTimeoutMs });
   let warming: Promise<void> = Promise.resolve();
   const cache = createContextCache({ clock });
   // Any change to a personality's documents (added, made private, held, released, deleted; from

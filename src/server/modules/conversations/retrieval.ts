@@ -76,7 +76,8 @@ export interface Retriever {
 
 /** Vector side of hybrid retrieval: embeds the question, finds the nearest chunks, reads candidates' vectors. */
 export interface VectorSearch {
-  embedQuery(text: string): Promise<number[]>;
+  /** `signal`: the question's budget ran out (the request is dropped). */
+  embedQuery(text: string, signal?: AbortSignal): Promise<number[]>;
   /** `documents`: the asker's usable documents when the caller has just read them (saves reading them again). */
   nearest(scope: repo.ChunkScope, embedding: number[], limit: number, documents?: repo.UsableDocument[]): Promise<ChunkHit[]>;
   vectorsOf(chunkIds: string[], embedding: number[]): Promise<CandidateVectors[]>;
@@ -99,7 +100,7 @@ export interface VectorSearch {
  */
 export function exactVectorSearch(db: Database, store: VectorStore, embeddings: EmbeddingClient): VectorSearch {
   return {
-    embedQuery: async (text) => (await embeddings.embed([text.slice(0, 4000)]))[0]!,
+    embedQuery: async (text, signal) => (await embeddings.embed([text.slice(0, 4000)], signal))[0]!,
     nearest: (scope, embedding, limit) => nearestChunks(db, store, { ...scope, limit, embedding, model: embeddings.model }),
     vectorsOf: (chunkIds, embedding) => candidateVectors(db, store, chunkIds, embedding, embeddings.model),
   };
@@ -141,7 +142,16 @@ interface Scored {
   bestSentenceCosine?: number;
 }
 
-export function createRetriever(db: Database, vectors: VectorSearch | undefined, logger?: Logger): Retriever {
+/** How long a question's embedding may take before the reply goes ahead on full-text alone. */
+export const QUERY_EMBEDDING_TIMEOUT_MS = 3000;
+
+export function createRetriever(
+  db: Database,
+  vectors: VectorSearch | undefined,
+  logger?: Logger,
+  options: { queryEmbeddingTimeoutMs?: number } = {},
+): Retriever {
+  const embeddingBudgetMs = options.queryEmbeddingTimeoutMs ?? QUERY_EMBEDDING_TIMEOUT_MS;
   const fullText = createLexicalSearch(db, { logger });
   const starters = new StarterVectors();
   return {
@@ -165,7 +175,11 @@ export function createRetriever(db: Database, vectors: VectorSearch | undefined,
           ? (async () => {
               try {
                 const question = asFirstPerson(query.text);
-                embedding = await (query.starter ? starters.get(query.personalityId, question, (t) => vectors.embedQuery(t)) : vectors.embedQuery(question));
+                // An embedding service that hangs must not hold the reply: past the budget the
+                // question is answered from full-text (the catch below), as when it fails.
+                embedding = await withinBudget(embeddingBudgetMs, (signal) =>
+                  query.starter ? starters.get(query.personalityId, question, (t) => vectors.embedQuery(t)) : vectors.embedQuery(question, signal),
+                );
                 if (vectors.nearestWithVectors) {
                   // The full-text candidates are in long before the question's vector (~1 ms against ~20).
                   const others = await lexicalSearch.then(
@@ -297,4 +311,24 @@ function toPassage({ hit, score, bestSentence, bestSentenceCosine }: Scored): Re
 
 function clamp01(n: number): number {
   return Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 0;
+}
+
+/** `work`'s result, or a rejection once `ms` have passed (its signal is aborted then). */
+async function withinBudget<T>(ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const budget = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const reason = new Error(`the question's embedding took longer than ${ms} ms`);
+      budget.abort(reason);
+      reject(reason);
+    }, ms);
+  });
+  try {
+    const pending = work(budget.signal);
+    pending.catch(() => {}); // lost the race: its own failure is of no interest
+    return await Promise.race([pending, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -102,7 +102,7 @@ export function createVectorIndex(
   }
 
   return {
-    embedQuery: async (text) => (await embeddings.embed([text.slice(0, 4000)]))[0]!,
+    embedQuery: async (text, signal) => (await embeddings.embed([text.slice(0, 4000)], signal))[0]!,
 
     async nearest(scope, embedding, limit, usable) {
       const documents = usable ?? (await repo.questionAndDocuments(db, scope, '')).documents;
