@@ -24,6 +24,8 @@ export const messages = {
     createFailed: 'Failed to create personality',
     updated: 'Personality updated successfully',
     updateFailed: 'Failed to update personality',
+    /** A save refused because the personality changed after the form was opened (another tab). */
+    changedElsewhere: 'This personality was changed elsewhere (in another tab or window) after you started editing. Your edits are still in the form: copy what you need, close it and edit again.',
     deleted: 'Personality deleted successfully',
     deleteFailed: 'Failed to delete personality',
     deleteConfirm: 'Are you sure you want to delete this personality? This will also delete all associated documents.',

@@ -26,7 +26,15 @@ const voiceFields = {
 };
 
 export const createPersonalitySchema = z.strictObject({ name, ...voiceFields });
-export const updatePersonalitySchema = z.strictObject({ name: name.optional(), ...voiceFields });
+export const updatePersonalitySchema = z.strictObject({
+  name: name.optional(),
+  ...voiceFields,
+  /**
+   * The updatedAt the editor started from: when the personality has changed since (another tab,
+   * a voice clone), the save is refused with 409 instead of overwriting that change.
+   */
+  expectedUpdatedAt: z.iso.datetime({ offset: true }).optional(),
+});
 export type CreatePersonalityInput = z.input<typeof createPersonalitySchema>;
 export type UpdatePersonalityInput = z.input<typeof updatePersonalitySchema>;
 

@@ -169,3 +169,25 @@ describe('voice rules', () => {
     expect(back.body.personality).toMatchObject({ voiceProvider: 'elevenlabs', voice: 'female' });
   });
 });
+
+describe('two editors of one personality', () => {
+  it("refuses a save from a form opened before another change, and keeps the other change", async () => {
+    const created = (await create({ name: 'Twin Tabs', description: 'Original description' })).body.personality;
+    // Tab A saves first, from the version both tabs opened.
+    const a = await owner.patch(`/api/personalities/${created.id}`, { description: 'Edited in tab A', expectedUpdatedAt: created.updatedAt });
+    expect(a.status).toBe(200);
+    // Tab B still holds the old version: refused, with a message, and A's change stands.
+    const b = await owner.patch(`/api/personalities/${created.id}`, { behaviorInstructions: 'Edited in tab B', expectedUpdatedAt: created.updatedAt });
+    expect(b.status).toBe(409);
+    expect(b.body.error).toMatchObject({ code: 'CONFLICT', message: messages.personality.changedElsewhere });
+    const now = (await owner.get(`/api/personalities/${created.id}`)).body.personality;
+    expect(now).toMatchObject({ description: 'Edited in tab A', behaviorInstructions: null });
+    // From the version it now has, B's save goes through.
+    const again = await owner.patch(`/api/personalities/${created.id}`, { behaviorInstructions: 'Edited in tab B', expectedUpdatedAt: now.updatedAt });
+    expect(again.status).toBe(200);
+    expect(again.body.personality).toMatchObject({ description: 'Edited in tab A', behaviorInstructions: 'Edited in tab B' });
+    // Without a version (an API client), the save is applied as before.
+    expect((await owner.patch(`/api/personalities/${created.id}`, { greeting: 'Hello' })).status).toBe(200);
+    expect((await owner.patch(`/api/personalities/${created.id}`, { greeting: 'Hi', expectedUpdatedAt: 'yesterday' })).status).toBe(400);
+  });
+});

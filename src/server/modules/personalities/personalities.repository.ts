@@ -58,11 +58,19 @@ export async function updateOwned(
   id: string,
   ownerId: string,
   changes: Partial<NewPersonalityRow>,
+  /** Only if it is still the version the editor started from (updated_at, to the millisecond). */
+  expectedUpdatedAt?: Date,
 ): Promise<PersonalityRow | undefined> {
   const rows = await db
     .update(personalities)
     .set({ ...changes, updatedAt: new Date() })
-    .where(and(eq(personalities.id, id), eq(personalities.userId, ownerId)))
+    .where(
+      and(
+        eq(personalities.id, id),
+        eq(personalities.userId, ownerId),
+        expectedUpdatedAt ? sql`date_trunc('milliseconds', ${personalities.updatedAt}) = ${expectedUpdatedAt.toISOString()}::timestamptz` : undefined,
+      ),
+    )
     .returning();
   return rows[0];
 }

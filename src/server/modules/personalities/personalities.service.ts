@@ -20,6 +20,8 @@ export interface PersonalityFields {
   voice?: string | null;
   agentId?: string | null;
   enablePhoneticTranscription?: boolean;
+  /** The version the editor started from (ISO time); a later change refuses the save (409). */
+  expectedUpdatedAt?: string;
 }
 
 /** Called after a personality is deleted, so other domains (stored files) can clean up. */
@@ -97,8 +99,12 @@ export function createPersonalityService(db: Database, onDeleted: PersonalityDel
       }
       if (input.agentId !== undefined) changes.agentId = input.agentId;
       if (provider !== 'elevenlabs' && input.voiceProvider !== undefined) changes.agentId = null;
-      const row = await repo.updateOwned(db, id, viewer.id, changes);
-      if (!row) throw new AppError('NOT_FOUND', messages.personality.notFound);
+      const expected = input.expectedUpdatedAt ? new Date(input.expectedUpdatedAt) : undefined;
+      const stale = () => new AppError('CONFLICT', messages.personality.changedElsewhere, { details: { updatedAt: current.updatedAt.toISOString() } });
+      if (expected && expected.getTime() !== current.updatedAt.getTime()) throw stale();
+      const row = await repo.updateOwned(db, id, viewer.id, changes, expected);
+      // Changed between the read above and this write (or deleted).
+      if (!row) throw expected ? stale() : new AppError('NOT_FOUND', messages.personality.notFound);
       return toPersonalityDto(row, viewer.id);
     },
 
