@@ -25,7 +25,7 @@ export const messages = {
     updated: 'Personality updated successfully',
     updateFailed: 'Failed to update personality',
     /** A save refused because the personality changed after the form was opened (another tab). */
-    changedElsewhere: 'This personality was changed elsewhere (in another tab or window) after you started editing. Your edits are still in the form: copy what you need, close it and edit again.',
+    changedElsewhere: 'This personality was changed elsewhere (in another tab or window) while you were editing. The form now shows those changes, with your edits kept: check it and save again.',
     deleted: 'Personality deleted successfully',
     deleteFailed: 'Failed to delete personality',
     deleteConfirm: 'Are you sure you want to delete this personality? This will also delete all associated documents.',
@@ -281,6 +281,7 @@ export const messages = {
     nothingToSpeak: 'There is no text to speak.',
     ttsFallback: 'The voice service failed; using the browser voice instead.',
     ttsError: 'The ElevenLabs voice failed to answer. Please try again.',
+    elevenLabsCreditsExhausted: "The ElevenLabs voice has run out of credits. Ask the site's administrator to add credits.",
     ttsBrowser: 'No server voice is available; using the browser voice.',
     creditsExhausted: 'Daily limit reached. New requests will be blocked until tomorrow.',
     usageWarning: 'Approaching daily limit. Monitor usage carefully.',
@@ -322,6 +323,7 @@ export const messages = {
     pronunciationUnavailable:
       'Pronunciation assessment is not available on this server (configure AZURE_SPEECH_KEY and AZURE_SPEECH_REGION, or install pocketsphinx for an approximate one). The conversation still works.',
     pronunciationFailed: (reason: string) => `Pronunciation assessment failed: ${reason}. The conversation still works.`,
+    pronunciationServiceDown: 'Pronunciation assessment failed: the pronunciation service is not available right now. The conversation still works.',
     pronunciationApproximate: 'Approximate assessment (offline recognizer)',
   },
   // Open mic (spec sections 2, 4, 5 and 8: Voice session).

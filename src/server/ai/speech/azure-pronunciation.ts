@@ -6,6 +6,7 @@
 // the reference words its length stands for. Words come back with AccuracyScore and ErrorType.
 import { splitWav } from './audio-file';
 import { networkError, SpeechProviderError } from './speech-types';
+import { providerErrorText } from '../provider-error-text';
 import { referenceWords, type ScoredWord } from './pronunciation-report';
 import type { WordErrorType } from '../../../shared/schemas/pronunciation';
 import { WORD_ERROR_TYPES } from '../../../shared/schemas/pronunciation';
@@ -55,7 +56,8 @@ export function createAzurePronunciation(options: AzurePronunciationOptions) {
       throw networkError(err, 'Azure Speech');
     }
     if (!res.ok) {
-      const text = (await res.text().catch(() => '')).slice(0, 200);
+      // Azure's error body ({ error: { code, message } }) says why; for the log only (voice.service.ts).
+      const text = providerErrorText(await res.text().catch(() => ''), 200);
       throw new SpeechProviderError(res.status === 429 ? 'rate_limit' : 'failed', `Azure Speech answered ${res.status}${text ? `: ${text}` : ''}`, res.status);
     }
     const body = (await res.json().catch(() => ({}))) as AzureAnswer;

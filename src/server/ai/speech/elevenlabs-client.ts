@@ -1,6 +1,7 @@
 // The ElevenLabs SDK client every ElevenLabs provider uses (speech, agents, cloning), and how its
 // error bodies read: { detail: { status, message } } or { detail: "text" }.
 import { ElevenLabsClient, type ElevenLabsError } from '@elevenlabs/elevenlabs-js';
+import { providerErrorText } from '../provider-error-text';
 
 /** No automatic retries: credits are reserved once per request, and a retry would bill twice. */
 export function elevenLabsClient(options: { apiKey?: string; baseUrl?: string }, timeoutInSeconds: number): ElevenLabsClient {
@@ -12,10 +13,14 @@ export function elevenLabsClient(options: { apiKey?: string; baseUrl?: string },
   });
 }
 
-/** ElevenLabs' own status word and message of a failed request. */
+/**
+ * ElevenLabs' own status word and message of a failed request; the message shortened and with
+ * anything that looks like a key or token replaced (it is shown and logged).
+ */
 export function elevenLabsErrorDetail(err: ElevenLabsError): { status: string; message: string } {
-  const detail = (err.body as { detail?: { status?: string; message?: string } | string } | undefined)?.detail;
-  const status = typeof detail === 'object' ? (detail?.status ?? '') : '';
-  const message = (typeof detail === 'object' ? detail?.message : detail) ?? `ElevenLabs failed (HTTP ${err.statusCode})`;
-  return { status, message: String(message) };
+  const detail = (err.body as { detail?: { status?: unknown; message?: unknown } | string } | undefined)?.detail;
+  const status = typeof detail === 'object' && typeof detail?.status === 'string' ? detail.status : '';
+  const said = typeof detail === 'object' ? detail?.message : detail;
+  const message = typeof said === 'string' ? providerErrorText(said, 300) : '';
+  return { status, message: message || `ElevenLabs failed (HTTP ${err.statusCode})` };
 }

@@ -1,5 +1,6 @@
 // What the voice module needs from a speech provider, whichever one providers.ts chose.
 import type { AudioFormat, AudioPiece } from './audio-file';
+import { providerErrorText, redactSecrets } from '../provider-error-text';
 
 export interface SpeechToText {
   readonly engine: 'openai' | 'pocketsphinx';
@@ -41,34 +42,39 @@ export interface SpeechSynthesizer {
 
 export type SpeechFailureKind = 'rate_limit' | 'quota' | 'failed';
 
-/** A provider's refusal or failure, reduced to what the client can act on. */
+/**
+ * A provider's refusal or failure, reduced to what the client can act on. Its message may be shown
+ * (spec: "Speech-to-text error: {message}") and is logged, so anything in it that looks like a key
+ * or token is replaced here, whichever provider said it.
+ */
 export class SpeechProviderError extends Error {
   constructor(
     readonly kind: SpeechFailureKind,
     message: string,
     readonly status?: number,
   ) {
-    super(message);
+    super(redactSecrets(message));
     this.name = 'SpeechProviderError';
   }
 }
 
-/** Reads an OpenAI-style error body ({ error: { message, type, code } }) into a SpeechProviderError. */
+/**
+ * Reads an OpenAI-style error body ({ error: { message, type, code } }) into a SpeechProviderError.
+ * Compatible servers and proxies echo keys in their messages ("Incorrect API key provided: sk-..."):
+ * the message is the redacted one (provider-error-text.ts).
+ */
 export async function openAIError(res: Response, what: string): Promise<SpeechProviderError> {
   const raw = await res.text().catch(() => '');
-  let message = '';
   let code = '';
   try {
-    const body = JSON.parse(raw) as { error?: { message?: string; type?: string; code?: string } | string };
-    if (typeof body.error === 'string') message = body.error;
-    else if (body.error) {
-      message = body.error.message ?? '';
-      code = `${body.error.code ?? ''} ${body.error.type ?? ''}`;
-    }
+    const body = JSON.parse(raw) as { error?: { type?: unknown; code?: unknown } | string };
+    if (body.error && typeof body.error === 'object') code = `${String(body.error.code ?? '')} ${String(body.error.type ?? '')}`;
   } catch {
-    message = raw.slice(0, 200);
+    /* not JSON: the text itself, below */
   }
-  message = message.trim().slice(0, 300) || `${what} failed (HTTP ${res.status})`;
+  const text = providerErrorText(raw, 300);
+  // An HTML error page (a proxy's 502) or a JSON body without a message: only the status is worth saying.
+  const message = (/^[<{]/.test(text) ? '' : text) || `${what} failed (HTTP ${res.status})`;
   if (/insufficient_quota|quota/i.test(code) || /exceeded your current quota/i.test(message)) {
     return new SpeechProviderError('quota', message, res.status);
   }

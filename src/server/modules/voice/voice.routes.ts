@@ -1,6 +1,7 @@
 // Voice API: capabilities (anyone), transcribe and speech on a personality (whoever may see it,
 // anonymous visitors included for public ones; rate limited per user or per address), and the
 // admin monitoring figures (voice credits today, recent rate-limit windows).
+import { relayStream } from '../../lib/stream-relay';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, Viewer } from '../../auth/session';
@@ -171,7 +172,7 @@ export function voicePersonalityRoutes(
       const parsed = speechBodySchema.safeParse(await readJson(c));
       if (!parsed.success) throw new AppError('BAD_REQUEST', parsed.error.issues[0]?.message ?? messages.errors.invalidInput);
       const audio = await timed(c, 'tts', () => service.speech(personality, parsed.data.text, c.req.raw.signal));
-      return new Response(audio.stream, {
+      return new Response(cutOnFailure(audio.stream, c), {
         status: 200,
         headers: {
           'content-type': audio.mime,
@@ -182,6 +183,23 @@ export function voicePersonalityRoutes(
         },
       });
     });
+}
+
+/**
+ * The audio to the client as it arrives. When the provider's stream breaks off mid-way (the voice
+ * service has logged it, redacted) the client's connection is cut, so its read fails as the
+ * provider's did (the player falls back to the browser's voice for an OpenAI voice) and the status
+ * already sent is not followed by what would look like a whole file. Erroring the response's
+ * stream instead would make @hono/node-server print the error's stack, socket details and all, to
+ * stderr, outside the logger; without the Node server (app.request in tests) it is errored.
+ */
+function cutOnFailure(source: ReadableStream<Uint8Array>, c: Context<AppEnv>): ReadableStream<Uint8Array> {
+  const outgoing = (c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing;
+  return relayStream(source, (err, copy) => {
+    // The pending read is then cancelled by the server (the connection closed): nothing is printed.
+    if (outgoing && typeof outgoing.destroy === 'function') outgoing.destroy();
+    else copy.error(err);
+  });
 }
 
 async function readJson(c: Context<AppEnv>): Promise<unknown> {

@@ -15,6 +15,8 @@ import { buildReport, unavailableReport } from '../../ai/speech/pronunciation-re
 import type { PronunciationReport } from '../../../shared/schemas/pronunciation';
 import { isPhoneticMode } from '../../../shared/voice-rules';
 import { SpeechProviderError, type SpeechToText, type SynthesizedAudio, type SynthProvider } from '../../ai/speech/speech-types';
+import { redactSecrets } from '../../ai/provider-error-text';
+import { relayStream } from '../../lib/stream-relay';
 import { checkWav } from './wav-check';
 import { creditsUsedOn, recentRateLimits, releaseCredits, reserveCredits } from './voice.repository';
 
@@ -79,9 +81,11 @@ export function createVoiceService(deps: VoiceDeps) {
       const words = await assessor.assess(audio, intended, signal);
       return buildReport({ engine: assessor.engine, approximate: assessor.approximate, referenceText: intended, heardText: heard, words });
     } catch (err) {
-      // The chat goes on without a report: the reason is shown with it.
-      logger.warn('pronunciation assessment failed', err instanceof Error ? err.message : err);
-      return unavailableReport(intended, heard, messages.voice.pronunciationFailed(describe(err)));
+      // The chat goes on without a report. The report is shown in the chat log to whoever sees the
+      // personality (anonymous visitors too): it says so plainly; the provider's words (redacted)
+      // are for the log only.
+      logger.warn(`pronunciation assessment failed: ${describe(err)}`);
+      return unavailableReport(intended, heard, messages.voice.pronunciationServiceDown);
     }
   }
 
@@ -157,14 +161,23 @@ export function createVoiceService(deps: VoiceDeps) {
       const warnFailed = (what: string) => {
         if (!signal?.aborted) logger.warn(what);
       };
+      // The audio as it arrives; a provider stream that breaks off mid-way is logged here, once.
+      const watched = (audio: SynthesizedAudio, provider: SynthProvider): SynthesizedAudio => ({
+        ...audio,
+        stream: relayStream(audio.stream, (err, copy) => {
+          warnFailed(`${provider} speech broke off mid-stream: ${describeCut(err)}`);
+          copy.error(err);
+        }),
+      });
       // A provider the server has no settings for speaks with the default voice instead.
       if (chosen.provider === 'openai' && synthesizers.openai) {
         try {
           const audio = await synthesizers.openai.synthesize(text, chosen.voice, signal, options.fastDecode ? { format: 'wav' } : undefined);
-          return { ...audio, provider: 'openai', voice: chosen.voice, volume: voiceVolumeMultiplier('openai', chosen.voice) };
+          return { ...watched(audio, 'openai'), provider: 'openai', voice: chosen.voice, volume: voiceVolumeMultiplier('openai', chosen.voice) };
         } catch (err) {
           warnFailed(`openai speech failed, the browser speaks instead: ${describe(err)}`);
-          throw new AppError('TTS_FALLBACK', undefined, { details: { reason: describe(err) } });
+          // The provider's words stay in the log: this answer reaches anonymous visitors too.
+          throw new AppError('TTS_FALLBACK', undefined, { details: { kind: failureKind(err) } });
         }
       }
       if (chosen.provider === 'elevenlabs' && synthesizers.elevenlabs) {
@@ -174,11 +187,11 @@ export function createVoiceService(deps: VoiceDeps) {
         if (total === undefined) throw new AppError('VOICE_CREDITS_EXHAUSTED', undefined, { details: { dailyLimit: deps.dailyCreditLimit } });
         try {
           const audio = await synthesizers.elevenlabs.synthesize(text, chosen.voice, signal);
-          return { ...audio, provider: 'elevenlabs', voice: chosen.voice, volume: voiceVolumeMultiplier('elevenlabs', chosen.voice) };
+          return { ...watched(audio, 'elevenlabs'), provider: 'elevenlabs', voice: chosen.voice, volume: voiceVolumeMultiplier('elevenlabs', chosen.voice) };
         } catch (err) {
           await releaseCredits(db, day, characters).catch((e) => logger.error('could not release ElevenLabs credits', e));
           warnFailed(`elevenlabs speech failed: ${describe(err)}`);
-          throw new AppError('TTS_ERROR', undefined, { details: { reason: describe(err) } });
+          throw elevenLabsSpeechError(err);
         }
       }
       const d = synthesizers.default;
@@ -186,7 +199,7 @@ export function createVoiceService(deps: VoiceDeps) {
       try {
         const audio = await d.synthesize(text, 'flite', signal);
         const voice = d.provider === 'festival' ? 'slt' : 'flite';
-        return { ...audio, provider: d.provider, voice, volume: voiceVolumeMultiplier(d.provider, voice) };
+        return { ...watched(audio, d.provider), provider: d.provider, voice, volume: voiceVolumeMultiplier(d.provider, voice) };
       } catch (err) {
         warnFailed(`embedded speech failed, the browser speaks instead: ${describe(err)}`);
         throw new AppError('TTS_BROWSER');
@@ -216,9 +229,32 @@ export function createVoiceService(deps: VoiceDeps) {
 
 export type VoiceService = ReturnType<typeof createVoiceService>;
 
+/** A failure for the log: one line, shortened, keys and tokens replaced (provider errors already are). */
 function describe(err: unknown): string {
-  return err instanceof Error ? err.message.slice(0, 300) : String(err).slice(0, 300);
+  return redactSecrets((err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ')).slice(0, 300);
 }
+
+/** A stream that broke off: undici says "terminated", its cause why ("other side closed"); no socket details. */
+function describeCut(err: unknown): string {
+  const cause = err instanceof Error && err.cause instanceof Error ? ` (${err.cause.message})` : '';
+  return describe(`${err instanceof Error ? err.message : String(err)}${cause}`);
+}
+
+const failureKind = (err: unknown) => (err instanceof SpeechProviderError ? err.kind : 'failed');
+
+/**
+ * ElevenLabs failing (spec: an error, no fallback voice), each kind with what the person can do:
+ * too many requests (wait), the account's credits spent (only the administrator can help), or a
+ * failure worth trying again.
+ */
+function elevenLabsSpeechError(err: unknown): AppError {
+  const kind = failureKind(err);
+  const details = { provider: 'elevenlabs', kind };
+  if (kind === 'rate_limit') return new AppError('VOICE_RATE_LIMITED', undefined, { details });
+  if (kind === 'quota') return new AppError('VOICE_QUOTA', messages.voice.elevenLabsCreditsExhausted, { details });
+  return new AppError('TTS_ERROR', undefined, { details });
+}
+
 
 /** Spec section 8: rate limit, quota, anything else "Speech-to-text error: {message}". */
 function speechToTextError(err: unknown): AppError {

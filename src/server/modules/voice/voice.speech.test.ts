@@ -1,6 +1,7 @@
 // Speech: the personality's voice from its provider (default embedded synthesizer, openai,
 // elevenlabs), streamed audio with the voice headers, [DO_NOT_READ] never spoken, and the spec's
-// fallbacks: openai failure -> TTS_FALLBACK (browser voice), elevenlabs failure -> TTS_ERROR.
+// fallbacks: openai failure -> TTS_FALLBACK (browser voice), elevenlabs failure -> an error (TTS_ERROR,
+// or its rate limit / spent credits with their own messages).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../test-support/test-server';
 import { messages } from '../../../shared/messages';
@@ -94,12 +95,19 @@ describe('failures follow the spec', () => {
     expect((await speak(owner, openaiId, 'Back again.')).status).toBe(200);
   });
 
-  it('elevenlabs failing (5xx, 429, quota): 502 TTS_ERROR, an error message, no fallback voice', async () => {
-    for (const fail of ['server_error', 'rate_limit', 'quota'] as const) {
-      v.elevenlabs.set({ fail });
+  it('elevenlabs failing: an error message that says what to do, no fallback voice', async () => {
+    // A failure worth trying again; too many requests (wait); the account's credits spent (401
+    // quota_exceeded: only the administrator can help, retrying does not).
+    const expected = {
+      server_error: { status: 502, code: 'TTS_ERROR', message: messages.voice.ttsError },
+      rate_limit: { status: 429, code: 'VOICE_RATE_LIMITED', message: messages.voice.rateLimited },
+      quota: { status: 402, code: 'VOICE_QUOTA', message: messages.voice.elevenLabsCreditsExhausted },
+    };
+    for (const [fail, { status, code, message }] of Object.entries(expected)) {
+      v.elevenlabs.set({ fail: fail as keyof typeof expected });
       const res = await speak(owner, elevenId, 'Are you there?');
-      expect(res.status, fail).toBe(502);
-      expect(res.body.error).toMatchObject({ code: 'TTS_ERROR', message: messages.voice.ttsError });
+      expect(res.status, fail).toBe(status);
+      expect(res.body.error, fail).toMatchObject({ code, message });
     }
     v.elevenlabs.set({ fail: 'none' });
     expect((await speak(owner, elevenId, 'Back again.')).status).toBe(200);

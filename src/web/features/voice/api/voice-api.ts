@@ -58,7 +58,22 @@ export interface SpokenAudio {
   provider: string;
 }
 
-/** Speech for one sentence in the personality's voice. Throws ApiError (TTS_FALLBACK / TTS_BROWSER: the browser should speak). */
+/** A sentence's audio that broke off while it arrived (the provider cut it): which voice was speaking. */
+export class BrokenSpeech extends Error {
+  constructor(
+    readonly provider: string,
+    cause: unknown,
+  ) {
+    super('The speech broke off while it arrived', { cause });
+    this.name = 'BrokenSpeech';
+  }
+}
+
+/**
+ * Speech for one sentence in the personality's voice. Throws ApiError for a refusal (TTS_FALLBACK /
+ * TTS_BROWSER: the browser should speak), BrokenSpeech when the audio broke off on the way (its
+ * provider is read from the headers first, so the caller knows which voice failed).
+ */
 export async function synthesize(personalityId: string, text: string, signal?: AbortSignal): Promise<SpokenAudio> {
   let res: Response;
   try {
@@ -74,12 +89,16 @@ export async function synthesize(personalityId: string, text: string, signal?: A
     throw new ApiError(0, 'NETWORK', messages.voice.playbackFailed);
   }
   if (!res.ok) throw await apiError(res, messages.voice.playbackFailed);
+  const provider = res.headers.get('x-voice-provider') ?? 'unknown';
   const multiplier = Number(res.headers.get('x-voice-volume') ?? '1');
-  return {
-    blob: await res.blob(),
-    multiplier: Number.isFinite(multiplier) && multiplier > 0 ? multiplier : 1,
-    provider: res.headers.get('x-voice-provider') ?? 'unknown',
-  };
+  let blob: Blob;
+  try {
+    blob = await res.blob();
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    throw new BrokenSpeech(provider, err);
+  }
+  return { blob, multiplier: Number.isFinite(multiplier) && multiplier > 0 ? multiplier : 1, provider };
 }
 
 /**

@@ -2,12 +2,13 @@
 // the current one plays (a few ahead, not the whole reply: a stopped reply spends little), so
 // the first sentence is heard as soon as it exists and the rest follow without gaps. Each
 // spoken reply is kept (object URLs) so it can be replayed. Failures follow the spec: an OpenAI
-// or embedded voice failure is spoken by the browser (rate 0.9, pitch 1); an ElevenLabs failure,
-// a spent daily limit or a rate limit is a message and the rest of that reply stays silent.
+// or embedded voice failure is spoken by the browser (rate 0.9, pitch 1), whether the provider
+// refused at once or its audio broke off on the way; an ElevenLabs failure, a spent daily limit or
+// a rate limit is a message (the server's) and the rest of that reply stays silent.
 import { ApiError } from '../../../lib/api-client';
 import { messages } from '../../../../shared/messages';
 import { playbackVolume, voiceVolumeMultiplier } from '../../../../shared/voice-volume';
-import { synthesize } from '../api/voice-api';
+import { BrokenSpeech, synthesize } from '../api/voice-api';
 import { playChime, type Chime } from '../audio/chime';
 import { encodeWav } from '../audio/wav-encoder';
 import { wavToAudioBuffer } from '../audio/wav-samples';
@@ -56,6 +57,9 @@ function fromBase64(text: string): Uint8Array<ArrayBuffer> {
 }
 const BROWSER_RATE = 0.9;
 const BROWSER_PITCH = 1;
+
+/** The voices whose failure the browser's voice stands in for (the server's TTS_FALLBACK / TTS_BROWSER). */
+const BROWSER_STANDS_IN_FOR = new Set(['openai', 'embedded', 'festival']);
 
 export class SpeechPlayer {
   private queue: QueueItem[] = [];
@@ -218,6 +222,10 @@ export class SpeechPlayer {
     } catch (err) {
       if (generation !== this.generation) return { kind: 'silent' };
       if (err instanceof ApiError) return this.failedClip(item.replyId, item.text, err);
+      // Audio that broke off on the way: for an OpenAI (or the server's own) voice the browser
+      // speaks the sentence, as when the provider refuses at once; an ElevenLabs voice failed.
+      if (err instanceof BrokenSpeech && BROWSER_STANDS_IN_FOR.has(err.provider)) return { kind: 'browser', text: item.text };
+      if (err instanceof BrokenSpeech && err.provider === 'elevenlabs') return this.failedClip(item.replyId, item.text, { code: 'TTS_ERROR', message: messages.voice.ttsError });
       return this.failedClip(item.replyId, item.text, { code: 'UNKNOWN', message: messages.voice.playbackFailed });
     }
   }

@@ -1,0 +1,131 @@
+// The speech player's failures, against a loopback server speaking the speech route's wire format
+// (POST /api/personalities/{id}/voice/speech: audio with x-voice-provider, or the API's JSON error):
+// audio that breaks off mid-way (the provider cut it) is spoken by the browser for an OpenAI voice,
+// as an upfront refusal is; an ElevenLabs voice's failures show the server's message and are silent.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { messages } from '../../../../shared/messages';
+import { SpeechPlayer } from './speech-player';
+
+type Answer =
+  | { kind: 'cut'; provider: string }
+  | { kind: 'error'; status: number; code: string; message: string };
+
+let answer: Answer;
+let server: http.Server;
+let base: string;
+const requests: { path: string; text: string }[] = [];
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (d: Buffer) => parts.push(d));
+    req.on('end', () => {
+      requests.push({ path: req.url ?? '', text: JSON.parse(Buffer.concat(parts).toString('utf8')).text });
+      if (answer.kind === 'error') {
+        return void res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: answer.code, message: answer.message } }));
+      }
+      // The provider's audio started, then its connection was cut: the server cuts the client's.
+      res.writeHead(200, { 'content-type': 'audio/mpeg', 'x-voice-provider': answer.provider, 'x-voice-id': 'nova', 'x-voice-volume': '1', 'transfer-encoding': 'chunked' });
+      res.write(Buffer.alloc(3000, 0xff));
+      setTimeout(() => res.socket?.destroy(), 50);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+let spoken: { text: string; rate: number; pitch: number }[];
+
+beforeEach(() => {
+  requests.length = 0;
+  spoken = [];
+  const realFetch = globalThis.fetch;
+  // The page's relative URLs, to the loopback server (jsdom's AbortSignal is not Node fetch's: left out).
+  vi.stubGlobal('fetch', (input: string, init: RequestInit = {}) => {
+    const { signal: _signal, ...rest } = init;
+    return realFetch(new URL(input, base), rest);
+  });
+  vi.stubGlobal(
+    'SpeechSynthesisUtterance',
+    class {
+      rate = 1;
+      pitch = 1;
+      volume = 1;
+      onend: (() => void) | null = null;
+      onerror: (() => void) | null = null;
+      constructor(readonly text: string) {}
+    },
+  );
+  vi.stubGlobal('speechSynthesis', {
+    speak(u: { text: string; rate: number; pitch: number; onend: (() => void) | null }) {
+      spoken.push({ text: u.text, rate: u.rate, pitch: u.pitch });
+      setTimeout(() => u.onend?.(), 0);
+    },
+    cancel() {},
+  });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+/** Speaks one sentence; resolves with the messages shown once the player is idle again. */
+async function speakOne(text: string): Promise<string[]> {
+  const errors: string[] = [];
+  let idle!: () => void;
+  const done = new Promise<void>((resolve) => (idle = resolve));
+  const player = new SpeechPlayer({
+    personalityId: 'p-1',
+    level: () => ({ volume: 0.7, muted: false }),
+    onActiveChange: (active) => {
+      if (!active) idle();
+    },
+    onAutoplayBlocked: () => {},
+    onError: (message) => errors.push(message),
+  });
+  player.speak('reply-1', text);
+  await done;
+  player.dispose();
+  return errors;
+}
+
+describe('speech that breaks off mid-way', () => {
+  it('an OpenAI voice: the browser speaks the sentence (rate 0.9, pitch 1), no error message', async () => {
+    answer = { kind: 'cut', provider: 'openai' };
+    const errors = await speakOne('The engine weaves algebraic patterns.');
+    expect(requests).toEqual([{ path: '/api/personalities/p-1/voice/speech', text: 'The engine weaves algebraic patterns.' }]);
+    expect(errors).toEqual([]);
+    expect(spoken).toEqual([{ text: 'The engine weaves algebraic patterns.', rate: 0.9, pitch: 1 }]);
+  });
+
+  it('an ElevenLabs voice: its failure message, and nothing is spoken by the browser', async () => {
+    answer = { kind: 'cut', provider: 'elevenlabs' };
+    const errors = await speakOne('Greetings, traveller.');
+    expect(errors).toEqual([messages.voice.ttsError]);
+    expect(spoken).toEqual([]);
+  });
+});
+
+describe('refusals show the server\'s message', () => {
+  it('an OpenAI voice refused at once (TTS_FALLBACK): the browser speaks', async () => {
+    answer = { kind: 'error', status: 502, code: 'TTS_FALLBACK', message: messages.voice.ttsFallback };
+    expect(await speakOne('Are you there?')).toEqual([]);
+    expect(spoken.map((s) => s.text)).toEqual(['Are you there?']);
+  });
+
+  it('ElevenLabs out of credits (402) or rate limited (429): that message, not a generic one; silent', async () => {
+    for (const [status, code, message] of [
+      [402, 'VOICE_QUOTA', messages.voice.elevenLabsCreditsExhausted],
+      [429, 'VOICE_RATE_LIMITED', messages.voice.rateLimited],
+    ] as const) {
+      answer = { kind: 'error', status, code, message };
+      spoken = [];
+      expect(await speakOne('Are you there?'), code).toEqual([message]);
+      expect(spoken, code).toEqual([]);
+    }
+  });
+});
