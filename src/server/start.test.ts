@@ -114,4 +114,16 @@ describe('one server per data folder', () => {
     ]);
     await stop(second);
   });
+
+  it('removes the half-written files of uploads a killed run left behind, and nothing else', async () => {
+    const dataDir = tempDataDir();
+    const folder = path.join(dataDir, 'blobs', 'user-1', 'personality-1');
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, '1700000000000_notes.txt'), 'a stored document');
+    fs.writeFileSync(path.join(folder, '1700000000001_nine.txt.77cfdd379622.tmp'), 'half of an upload');
+    const server = await start(dataDir);
+    expect(fs.readdirSync(folder)).toEqual(['1700000000000_notes.txt']);
+    expect(server.logs.join('\n')).toMatch(/1 unfinished upload\(s\) from an interrupted run removed/);
+    await stop(server);
+  });
 });

@@ -15,6 +15,7 @@ import { confirmAccountsWithoutMail, grantListedAdmins } from './auth/roles';
 import { createApp } from './app';
 import { createJobRunner } from './jobs/job-runner';
 import type { BlobStorage } from './storage/storage';
+import { removeUnfinishedWrites } from './storage/local-storage';
 import { sql } from 'drizzle-orm';
 import { INVALIDATION_TOPICS, invalidationBus, setInvalidationBus } from './lib/invalidation-bus';
 import { createPgInvalidationBus, type PgInvalidationBus } from './lib/pg-invalidation-bus';
@@ -85,6 +86,16 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
     }
     const granted = await grantListedAdmins(database.db, config.adminEmails);
     if (granted > 0) logger.info(`admin role granted to ${granted} account(s) from ADMIN_EMAILS`);
+    // Files a killed process left half-written under DATA_DIR/blobs. Only where this process holds
+    // the folder's lock (the embedded database): on PostgreSQL another process may be writing there.
+    if (pgliteDir && !config.s3 && !opts.storage) {
+      const swept = await removeUnfinishedWrites(path.join(config.dataDir, 'blobs'));
+      if (swept > 0) logger.info(`storage: ${swept} unfinished upload(s) from an interrupted run removed`);
+    }
+    // Several processes on one PostgreSQL each keep their own DATA_DIR: files must be shared.
+    if (config.databaseUrl && !config.s3) {
+      logger.warn('DATABASE_URL is set without S3_BUCKET: uploaded files stay in this process\'s DATA_DIR; run several processes only with shared object storage (docs/deployment.md)');
+    }
     const webRoot = opts.webRoot === null ? undefined : (opts.webRoot ?? config.webRoot ?? (fs.existsSync(defaultWebRoot) ? defaultWebRoot : undefined));
     const { app, preload, preloadSettled, publishAssets, documents, close: closeApp } = createApp({
       config,

@@ -72,3 +72,27 @@ export function createLocalStorage(root: string): BlobStorage {
     },
   };
 }
+
+/** The temporary name `put` writes under before renaming (name.<12 hex>.tmp). */
+const UNFINISHED_WRITE = /\.[0-9a-f]{12}\.tmp$/;
+
+/**
+ * Removes files a write left half-done when the process was killed mid-upload (their temporary
+ * names; no document points at them). Run at start-up, when this process alone uses the folder
+ * (the DATA_DIR lock); returns how many were removed.
+ */
+export async function removeUnfinishedWrites(root: string): Promise<number> {
+  let entries: string[];
+  try {
+    entries = (await fs.readdir(root, { recursive: true })) as string[];
+  } catch {
+    return 0; // no blobs yet
+  }
+  let removed = 0;
+  for (const entry of entries) {
+    if (!UNFINISHED_WRITE.test(entry)) continue;
+    await fs.rm(path.join(root, entry), { force: true });
+    removed++;
+  }
+  return removed;
+}
