@@ -188,12 +188,12 @@ test('share, request public, approve, reorder and revert', async ({ browser, bas
 
   await test.step('the admin makes it private again', async () => {
     await adminPage.getByRole('tab', { name: 'Manage Personalities' }).click();
-    await adminPage.getByRole('button', { name: `Make ${main} private` }).click();
+    await adminPage.getByRole('button', { name: `Make Private: ${main}` }).click();
     const confirm = adminPage.getByRole('alertdialog', { name: 'Revert to Private' });
     await expect(confirm).toContainText(`Are you sure you want to make "${main}" private?`);
     await confirm.getByRole('button', { name: 'Make Private' }).click();
     await expect(adminPage.getByText(`"${main}" has been reverted to private`)).toBeVisible();
-    await expect(adminPage.getByRole('button', { name: `Make ${main} private` })).toHaveCount(0);
+    await expect(adminPage.getByRole('button', { name: `Make Private: ${main}` })).toHaveCount(0);
 
     await anonPage.goto('/');
     await expect(card(anonPage, alpha)).toBeVisible();

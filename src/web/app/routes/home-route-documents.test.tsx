@@ -58,6 +58,8 @@ describe('documents modal in the library', () => {
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(screen.getByRole('article', { name: 'Mine' })).toBeInTheDocument();
+    // Focus is back on the Docs button that opened it (the modal has no dialog trigger).
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Docs for Mine' })).toHaveFocus());
   });
 
   it('gives "Access Denied" to a ?docs= link for a personality the viewer does not own', async () => {

@@ -29,8 +29,8 @@ export function ConfirmDialog({ trigger, title, description, confirmLabel, onCon
       <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger>
       <AlertDialogContent>
         <AlertDialogHeader>
-          <AlertDialogTitle className="break-words">{title}</AlertDialogTitle>
-          <AlertDialogDescription className="break-words">{description}</AlertDialogDescription>
+          <AlertDialogTitle className="[overflow-wrap:anywhere]">{title}</AlertDialogTitle>
+          <AlertDialogDescription className="[overflow-wrap:anywhere]">{description}</AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>
           <AlertDialogCancel>Cancel</AlertDialogCancel>

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { messages } from '../../../../shared/messages';
 import { renderApp } from '../../../test-support/render-app';
@@ -78,7 +78,7 @@ describe('admin dashboard', () => {
     expect(reviewed.getByText('Abusive')).toBeInTheDocument();
     expect(reviewed.getByText(/^[A-Z][a-z]{2} \d{1,2}, \d{4} \d{2}:\d{2}$/)).toBeInTheDocument();
     // A confirmed violation on a public personality offers making it private.
-    expect(reviewed.getByRole('button', { name: 'Make Marie Curie private' })).toBeInTheDocument();
+    expect(reviewed.getByRole('button', { name: 'Make Private: Marie Curie' })).toBeInTheDocument();
 
     await user.click(within(screen.getByLabelText('Flag on Isaac Newton')).getByRole('button', { name: 'False Positive' }));
     expect(await screen.findByText('No pending flags')).toBeInTheDocument();
@@ -128,5 +128,19 @@ describe('admin dashboard', () => {
     await user.click(screen.getByRole('tab', { name: 'Content Moderation' }));
     await user.click(await screen.findByRole('button', { name: 'False Positive' }));
     expect(await screen.findByText('Failed to update flag: This flag has already been reviewed')).toBeInTheDocument();
+  });
+
+  it('after a flag is reviewed, focus goes to the next flag\'s first action, then the heading', async () => {
+    stubAdminApi({ flags: [makeFlag({ personalityName: 'Marie Curie' }), makeFlag({ personalityName: 'Isaac Newton' })] });
+    const user = userEvent.setup();
+    renderApp(<AdminDashboard />);
+    await user.click(screen.getByRole('tab', { name: 'Content Moderation' }));
+    within(await screen.findByLabelText('Flag on Marie Curie')).getByRole('button', { name: 'False Positive' }).focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByLabelText('Flag on Marie Curie')).toBeNull());
+    await waitFor(() => expect(within(screen.getByLabelText('Flag on Isaac Newton')).getByRole('button', { name: 'Confirm Violation' })).toHaveFocus());
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText('No pending flags')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Pending Content Flags (0)' })).toHaveFocus());
   });
 });

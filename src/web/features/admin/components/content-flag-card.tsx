@@ -25,7 +25,8 @@ const UNVERIFIED_REPORT_LABEL = 'Text a person reported as its reply, not matche
 interface Props {
   flag: ContentFlag;
   busy: 'approved' | 'rejected' | null;
-  onDecide: (status: 'approved' | 'rejected', adminNotes: string) => void;
+  /** `from`: the button pressed (focus moves on from it when the card leaves the list). */
+  onDecide: (status: 'approved' | 'rejected', adminNotes: string, from: HTMLElement) => void;
 }
 
 export function ContentFlagCard({ flag, busy, onDecide }: Props) {
@@ -33,8 +34,8 @@ export function ContentFlagCard({ flag, busy, onDecide }: Props) {
   const [notes, setNotes] = useState('');
   const types = flag.flagTypes.join(', ');
   return (
-    <Card aria-label={`Flag on ${flag.personalityName}`} data-testid="content-flag">
-      <CardHeader className="gap-2">
+    <Card aria-label={`Flag on ${flag.personalityName}`} data-testid="content-flag" className="min-w-0">
+      <CardHeader className="min-w-0 gap-2">
         <div className="flex flex-wrap items-center gap-2">
           <Badge variant={isSevereFlagType(flag.flagTypes) ? 'destructive' : 'secondary'} data-testid="flag-types">
             {types}
@@ -43,7 +44,7 @@ export function ContentFlagCard({ flag, busy, onDecide }: Props) {
             {Math.round(flag.confidence * 100)}% confidence
           </span>
         </div>
-        <CardTitle className="flex flex-wrap items-center gap-2 text-base" data-testid="flag-personality">
+        <CardTitle className="flex min-w-0 flex-wrap items-center gap-2 text-base" data-testid="flag-personality">
           <FlaggedPersonalityName flag={flag} withFormerName />
         </CardTitle>
         <dl className="grid gap-x-4 gap-y-1 text-sm text-muted-foreground sm:grid-cols-[auto_1fr]">
@@ -64,7 +65,9 @@ export function ContentFlagCard({ flag, busy, onDecide }: Props) {
           {flag.reportReason && (
             <>
               <dt>Reason</dt>
-              <dd className="break-words">{flag.reportReason}</dd>
+              <dd dir="auto" className="[overflow-wrap:anywhere]">
+                {flag.reportReason}
+              </dd>
             </>
           )}
           <dt>Flagged</dt>
@@ -73,9 +76,9 @@ export function ContentFlagCard({ flag, busy, onDecide }: Props) {
           </dd>
         </dl>
       </CardHeader>
-      <CardContent className="grid gap-3">
+      <CardContent className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-3">
         {/* Text only: an excerpt is user content and is never rendered as HTML. */}
-        <blockquote className="whitespace-pre-wrap break-words rounded-md border-l-4 border-destructive/50 bg-muted/50 px-3 py-2 text-sm" data-testid="flag-excerpt">
+        <blockquote dir="auto" className="whitespace-pre-wrap [overflow-wrap:anywhere] rounded-md border-l-4 border-destructive/50 bg-muted/50 px-3 py-2 text-sm" data-testid="flag-excerpt">
           <DoNotReadText text={flag.excerpt} />
         </blockquote>
         <div className="grid gap-1.5">
@@ -84,11 +87,11 @@ export function ContentFlagCard({ flag, busy, onDecide }: Props) {
         </div>
       </CardContent>
       <CardFooter className="flex flex-wrap gap-2">
-        <Button variant="destructive" size="sm" disabled={busy !== null} onClick={() => onDecide('approved', notes)}>
+        <Button variant="destructive" size="sm" disabled={busy !== null} onClick={(e) => onDecide('approved', notes, e.currentTarget)}>
           {busy === 'approved' ? <LoaderCircleIcon className="animate-spin" aria-hidden /> : <CheckIcon aria-hidden />}
           Confirm Violation
         </Button>
-        <Button variant="outline" size="sm" disabled={busy !== null} onClick={() => onDecide('rejected', notes)}>
+        <Button variant="outline" size="sm" disabled={busy !== null} onClick={(e) => onDecide('rejected', notes, e.currentTarget)}>
           {busy === 'rejected' ? <LoaderCircleIcon className="animate-spin" aria-hidden /> : <XIcon aria-hidden />}
           False Positive
         </Button>

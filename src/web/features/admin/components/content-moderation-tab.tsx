@@ -6,6 +6,7 @@ import { toast } from 'sonner';
 import { messages } from '../../../../shared/messages';
 import { Badge } from '../../../components/ui/badge';
 import { formatDateTime } from '../../../lib/date-format';
+import { focusAfterRemoval, focusWhenLost } from '../../../lib/focus-management';
 import { useContentFlags, useReviewFlag } from '../api/content-flags';
 import { AdminEmpty, AdminListSkeleton, AdminLoadError } from './admin-states';
 import { ContentFlagCard } from './content-flag-card';
@@ -16,12 +17,21 @@ export function ContentModerationTab() {
   const flags = useContentFlags();
   const review = useReviewFlag();
 
-  function decide(flagId: string, status: 'approved' | 'rejected', adminNotes: string) {
+  function decide(flagId: string, status: 'approved' | 'rejected', adminNotes: string, from: HTMLElement) {
+    // The reviewed flag leaves the pending list (its buttons are disabled meanwhile): focus goes
+    // to the next flag's first action, else the previous one's, else the list's heading.
+    const stopWaiting = focusAfterRemoval(from.closest('[data-testid="content-flag"]'), () => document.getElementById('pending-flags-title'), {
+      control: 'button:not([disabled])',
+    });
     review.mutate(
       { flagId, status, adminNotes },
       {
         onSuccess: () => toast.success(messages.admin.flagUpdated),
-        onError: (err) => toast.error(messages.admin.flagUpdateFailed(err instanceof Error ? err.message : String(err))),
+        onError: (err) => {
+          stopWaiting();
+          focusWhenLost(() => from);
+          toast.error(messages.admin.flagUpdateFailed(err instanceof Error ? err.message : String(err)));
+        },
       },
     );
   }
@@ -34,19 +44,19 @@ export function ContentModerationTab() {
   return (
     <div className="grid gap-8">
       <section aria-labelledby="pending-flags-title" className="grid gap-3">
-        <h2 id="pending-flags-title" className="font-display text-xl font-semibold">
+        <h2 id="pending-flags-title" tabIndex={-1} className="font-display text-xl font-semibold outline-none">
           Pending Content Flags ({pending.length})
         </h2>
         {pending.length === 0 ? (
           <AdminEmpty text={messages.admin.noPendingFlags} hint="Messages, replies, documents and reports that need a look appear here." />
         ) : (
-          <div className="grid gap-4">
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
             {pending.map((f) => (
               <ContentFlagCard
                 key={f.id}
                 flag={f}
                 busy={review.isPending && review.variables?.flagId === f.id ? review.variables.status : null}
-                onDecide={(status, notes) => decide(f.id, status, notes)}
+                onDecide={(status, notes, from) => decide(f.id, status, notes, from)}
               />
             ))}
           </div>
@@ -69,7 +79,7 @@ export function ContentModerationTab() {
                     {formatDateTime(f.reviewedAt)}
                   </time>
                 )}
-                {f.adminNotes && <span className="basis-full break-words text-muted-foreground">{f.adminNotes}</span>}
+                {f.adminNotes && <span className="basis-full [overflow-wrap:anywhere] text-muted-foreground">{f.adminNotes}</span>}
                 {f.status === 'approved' && f.personalityIsPublic && f.personalityId && !f.personalityDeleted && (
                   <RevertPersonalityDialog personality={{ id: f.personalityId, name: f.personalityName }} />
                 )}

@@ -15,16 +15,24 @@ interface Props {
 }
 
 export function FlaggedPersonalityName({ flag, className, withFormerName = false }: Props) {
-  if (!flag.personalityDeleted) return <span className={cn('break-words', className)}>{flag.personalityName}</span>;
+  if (!flag.personalityDeleted) {
+    return (
+      <span dir="auto" className={cn('min-w-0 [overflow-wrap:anywhere]', className)}>
+        {flag.personalityName}
+      </span>
+    );
+  }
   return (
     <>
-      <span className={cn('break-words text-muted-foreground line-through', className)}>{flag.personalityName}</span>
+      <span dir="auto" className={cn('min-w-0 [overflow-wrap:anywhere] text-muted-foreground line-through', className)}>
+        {flag.personalityName}
+      </span>
       <Badge variant="destructive">
         <Trash2Icon aria-hidden />
         Deleted
       </Badge>
       {withFormerName && flag.personalityNameAtFlag && (
-        <span className="basis-full text-sm font-normal text-muted-foreground">{messages.admin.flaggedPersonalityDeleted(flag.personalityNameAtFlag)}</span>
+        <span className="basis-full text-sm font-normal text-muted-foreground [overflow-wrap:anywhere]">{messages.admin.flaggedPersonalityDeleted(flag.personalityNameAtFlag)}</span>
       )}
     </>
   );

@@ -43,7 +43,7 @@ describe('Manage Personalities tab', () => {
   it('asks "Revert to Private" with the spec text, then reverts', async () => {
     const p = makeAdminPersonality({ name: 'Marie Curie' });
     const { api, user } = open({ publicPersonalities: [p] });
-    await user.click(await screen.findByRole('button', { name: 'Make Marie Curie private' }));
+    await user.click(await screen.findByRole('button', { name: 'Make Private: Marie Curie' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Revert to Private' });
     expect(dialog).toHaveTextContent(
       'Are you sure you want to make "Marie Curie" private? This will remove it from public access and only the creator will be able to access it.',
@@ -51,7 +51,7 @@ describe('Manage Personalities tab', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(api.callsTo('POST', `/api/admin/personalities/${p.id}/revert`)).toHaveLength(0);
 
-    await user.click(screen.getByRole('button', { name: 'Make Marie Curie private' }));
+    await user.click(screen.getByRole('button', { name: 'Make Private: Marie Curie' }));
     await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Make Private' }));
     expect(await screen.findByText('"Marie Curie" has been reverted to private')).toBeInTheDocument();
     expect(api.callsTo('POST', `/api/admin/personalities/${p.id}/revert`)).toHaveLength(1);
@@ -64,7 +64,7 @@ describe('Manage Personalities tab', () => {
       publicPersonalities: [p],
       override: (c) => (c.method === 'POST' ? { status: 500, body: { error: { code: 'INTERNAL', message: 'x' } } } : undefined),
     });
-    await user.click(await screen.findByRole('button', { name: 'Make Marie Curie private' }));
+    await user.click(await screen.findByRole('button', { name: 'Make Private: Marie Curie' }));
     await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Make Private' }));
     expect(await screen.findByText('Failed to revert personality to private')).toBeInTheDocument();
   });

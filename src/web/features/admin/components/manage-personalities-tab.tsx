@@ -53,14 +53,18 @@ export function ManagePersonalitiesTab() {
                 )}
                 <div className="grid min-w-0 gap-1">
                   <div className="flex flex-wrap items-center gap-2">
-                    <h3 className="min-w-0 font-medium break-words">{p.name}</h3>
+                    <h3 dir="auto" className="min-w-0 font-medium [overflow-wrap:anywhere]">
+                      {p.name}
+                    </h3>
                     <Badge variant="success">
                       <GlobeIcon aria-hidden />
                       Public
                     </Badge>
                   </div>
                   {p.description && (
-                    <p className="line-clamp-2 text-sm break-words text-muted-foreground">{p.description}</p>
+                    <p dir="auto" className="line-clamp-2 text-sm [overflow-wrap:anywhere] text-muted-foreground">
+                      {p.description}
+                    </p>
                   )}
                   <p className="text-xs text-muted-foreground">
                     By <span className="wrap-anywhere">{p.creatorEmail}</span> <span aria-hidden>·</span> updated{' '}

@@ -7,12 +7,14 @@ import type { AdminPublicRequest } from '../../../../shared/schemas/admin';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '../../../components/ui/card';
+import { cn } from '../../../lib/cn';
 
 interface Props {
   request: AdminPublicRequest;
   /** The decision being sent for this request, if any. */
   busy: 'approve' | 'reject' | null;
-  onDecide: (decision: 'approve' | 'reject') => void;
+  /** `from`: the button pressed (focus moves on from it when the card leaves the queue). */
+  onDecide: (decision: 'approve' | 'reject', from: HTMLElement) => void;
 }
 
 export const ago = (iso: string) => `${formatDistanceToNow(new Date(iso))} ago`;
@@ -20,10 +22,14 @@ export const ago = (iso: string) => `${formatDistanceToNow(new Date(iso))} ago`;
 export function PublicRequestCard({ request: r, busy, onDecide }: Props) {
   const titleId = `request-${r.id}-name`;
   return (
-    <Card role="article" aria-labelledby={titleId} className="gap-4">
-      <CardHeader className="gap-2">
-        <div className="flex flex-wrap items-center gap-2">
-          <CardTitle id={titleId} className={r.personalityDeleted ? 'text-lg text-muted-foreground line-through' : 'text-lg'}>
+    <Card role="article" aria-labelledby={titleId} className="min-w-0 gap-4">
+      <CardHeader className="min-w-0 gap-2">
+        <div className="flex min-w-0 flex-wrap items-center gap-2">
+          <CardTitle
+            id={titleId}
+            dir="auto"
+            className={cn('min-w-0 text-lg [overflow-wrap:anywhere]', r.personalityDeleted && 'text-muted-foreground line-through')}
+          >
             {r.personalityName}
           </CardTitle>
           <Badge variant="warning">
@@ -42,13 +48,17 @@ export function PublicRequestCard({ request: r, busy, onDecide }: Props) {
           <span aria-hidden>·</span> <time dateTime={r.createdAt}>{ago(r.createdAt)}</time>
         </p>
         {r.personalityDeleted && r.personalityNameAtRequest && (
-          <p className="text-sm text-muted-foreground">
+          <p className="text-sm text-muted-foreground [overflow-wrap:anywhere]">
             Requested as &ldquo;{r.personalityNameAtRequest}&rdquo;; the personality has since been deleted.
           </p>
         )}
       </CardHeader>
-      <CardContent className="grid gap-3 text-sm">
-        {r.description && <p className="break-words whitespace-pre-line">{r.description}</p>}
+      <CardContent className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-3 text-sm">
+        {r.description && (
+          <p dir="auto" className="[overflow-wrap:anywhere] whitespace-pre-line">
+            {r.description}
+          </p>
+        )}
         {r.behaviorInstructions && (
           <div className="grid gap-1">
             <p className="text-xs font-medium tracking-wide text-muted-foreground uppercase">Behavior instructions</p>
@@ -56,7 +66,8 @@ export function PublicRequestCard({ request: r, busy, onDecide }: Props) {
             <div className="rounded-md bg-muted/60 px-3 py-2">
               <p
                 data-testid="behavior-instructions"
-                className="line-clamp-3 break-words whitespace-pre-line text-muted-foreground"
+                dir="auto"
+                className="line-clamp-3 [overflow-wrap:anywhere] whitespace-pre-line text-muted-foreground"
               >
                 {r.behaviorInstructions}
               </p>
@@ -66,7 +77,7 @@ export function PublicRequestCard({ request: r, busy, onDecide }: Props) {
         {r.requestMessage && (
           <div className="grid gap-1">
             <p className="text-xs font-medium tracking-wide text-muted-foreground uppercase">Message from requester</p>
-            <blockquote className="border-l-2 border-primary/50 pl-3 break-words whitespace-pre-line italic">
+            <blockquote dir="auto" className="border-l-2 border-primary/50 pl-3 [overflow-wrap:anywhere] whitespace-pre-line italic">
               {r.requestMessage}
             </blockquote>
           </div>
@@ -74,7 +85,7 @@ export function PublicRequestCard({ request: r, busy, onDecide }: Props) {
       </CardContent>
       <CardFooter className="flex-wrap gap-2">
         {r.personalityDeleted ? (
-          <Button variant="destructive" size="sm" disabled={busy !== null} onClick={() => onDecide('reject')}>
+          <Button variant="destructive" size="sm" disabled={busy !== null} onClick={(e) => onDecide('reject', e.currentTarget)}>
             {busy === 'reject' ? <LoaderCircleIcon className="animate-spin" aria-hidden /> : <XIcon aria-hidden />}
             Reject (Personality Deleted)
           </Button>
@@ -84,7 +95,7 @@ export function PublicRequestCard({ request: r, busy, onDecide }: Props) {
               size="sm"
               className="bg-success text-success-foreground hover:bg-success/90"
               disabled={busy !== null}
-              onClick={() => onDecide('approve')}
+              onClick={(e) => onDecide('approve', e.currentTarget)}
               aria-label={`Approve ${r.personalityName}`}
             >
               {busy === 'approve' ? <LoaderCircleIcon className="animate-spin" aria-hidden /> : <CheckIcon aria-hidden />}
@@ -95,7 +106,7 @@ export function PublicRequestCard({ request: r, busy, onDecide }: Props) {
               size="sm"
               className="text-destructive hover:text-destructive"
               disabled={busy !== null}
-              onClick={() => onDecide('reject')}
+              onClick={(e) => onDecide('reject', e.currentTarget)}
               aria-label={`Reject ${r.personalityName}`}
             >
               {busy === 'reject' ? <LoaderCircleIcon className="animate-spin" aria-hidden /> : <XIcon aria-hidden />}

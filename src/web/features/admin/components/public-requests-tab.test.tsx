@@ -110,4 +110,35 @@ describe('Public Requests tab', () => {
     expect(items[0]).toHaveTextContent('Approved');
     expect(items[1]).toHaveTextContent('Rejected');
   });
+
+  it('after a decision, focus goes to the next request (then the previous one, then the heading); a failure gives it back', async () => {
+    const first = makeRequest({ personalityName: 'Marie Curie' });
+    const second = makeRequest({ personalityName: 'Newton' });
+    const third = makeRequest({ personalityName: 'Hypatia' });
+    let failing = true;
+    const { user } = open({
+      pending: [first, second, third],
+      override: (c) => (failing && c.path.includes(third.id) ? { status: 500, body: { error: { code: 'INTERNAL', message: 'x' } } } : undefined),
+    });
+    within(await requestCard('Marie Curie')).getByRole('button', { name: 'Approve Marie Curie' }).focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByRole('article', { name: 'Marie Curie' })).toBeNull());
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Approve Newton' })).toHaveFocus());
+
+    // Refused: the card stays, and focus goes back to the button pressed.
+    const reject = within(await requestCard('Hypatia')).getByRole('button', { name: 'Reject Hypatia' });
+    reject.focus();
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText('Failed to reject request.')).toBeInTheDocument();
+    await waitFor(() => expect(reject).toHaveFocus());
+
+    failing = false;
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByRole('article', { name: 'Hypatia' })).toBeNull());
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Approve Newton' })).toHaveFocus());
+
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText('No pending requests')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Pending Requests (0)' })).toHaveFocus());
+  });
 });

@@ -2,6 +2,7 @@
 import { toast } from 'sonner';
 import { messages } from '../../../../shared/messages';
 import { ApiError } from '../../../lib/api-client';
+import { focusAfterRemoval, focusWhenLost } from '../../../lib/focus-management';
 import { usePublicRequests } from '../api/list-public-requests';
 import { useReviewPublicRequest } from '../api/review-public-request';
 import { AdminEmpty, AdminListSkeleton, AdminLoadError } from './admin-states';
@@ -12,19 +13,31 @@ export function PublicRequestsTab() {
   const requests = usePublicRequests();
   const review = useReviewPublicRequest();
 
-  function decide(requestId: string, decision: 'approve' | 'reject') {
+  function decide(requestId: string, decision: 'approve' | 'reject', from: HTMLElement) {
+    // The decided card leaves the queue (its buttons are disabled meanwhile): focus goes to the
+    // next card's first action, else the previous one's, else the queue's heading.
+    const stopWaiting = focusAfterRemoval(from.closest('[role="article"]'), () => document.getElementById('pending-requests-title'));
+    const failed = () => {
+      stopWaiting();
+      focusWhenLost(() => from);
+    };
     review.mutate(
       { requestId, decision },
       decision === 'approve'
         ? {
             onSuccess: () => toast.success(messages.approval.approvedTitle, { description: messages.approval.approvedBody }),
             // The server's message covers the deleted personality ("Cannot approve request: ...").
-            onError: (err) =>
-              toast.error(err instanceof ApiError && err.status > 0 ? err.message : messages.approval.approveFailed),
+            onError: (err) => {
+              failed();
+              toast.error(err instanceof ApiError && err.status > 0 ? err.message : messages.approval.approveFailed);
+            },
           }
         : {
             onSuccess: () => toast.success(messages.approval.rejectedTitle, { description: messages.approval.rejectedBody }),
-            onError: () => toast.error(messages.approval.rejectFailed),
+            onError: () => {
+              failed();
+              toast.error(messages.approval.rejectFailed);
+            },
           },
     );
   }
@@ -38,19 +51,19 @@ export function PublicRequestsTab() {
   return (
     <div className="grid gap-8">
       <section aria-labelledby="pending-requests-title" className="grid gap-3">
-        <h2 id="pending-requests-title" className="font-display text-xl font-semibold">
+        <h2 id="pending-requests-title" tabIndex={-1} className="font-display text-xl font-semibold outline-none">
           Pending Requests ({pending.length})
         </h2>
         {pending.length === 0 ? (
           <AdminEmpty text={messages.admin.noPendingRequests} hint="New requests to make a personality public appear here." />
         ) : (
-          <div className="grid gap-4">
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
             {pending.map((r) => (
               <PublicRequestCard
                 key={r.id}
                 request={r}
                 busy={review.isPending && review.variables?.requestId === r.id ? review.variables.decision : null}
-                onDecide={(decision) => decide(r.id, decision)}
+                onDecide={(decision, from) => decide(r.id, decision, from)}
               />
             ))}
           </div>

@@ -17,7 +17,7 @@ export function RecentReviews({ reviews }: { reviews: AdminPublicRequest[] }) {
           {reviews.map((r) => (
             <li key={r.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-3 text-sm">
               <div className="grid min-w-0 gap-0.5">
-                <span className={r.personalityDeleted ? 'font-medium text-muted-foreground line-through' : 'font-medium'}>
+                <span dir="auto" className={r.personalityDeleted ? 'font-medium text-muted-foreground line-through [overflow-wrap:anywhere]' : 'font-medium [overflow-wrap:anywhere]'}>
                   {r.personalityName}
                 </span>
                 <span className="text-xs wrap-anywhere text-muted-foreground">{r.requesterEmail}</span>

@@ -18,7 +18,7 @@ export function RevertPersonalityDialog({ personality }: { personality: { id: st
   return (
     <ConfirmDialog
       trigger={
-        <Button variant="outline" size="sm" disabled={revert.isPending} aria-label={`Make ${personality.name} private`}>
+        <Button variant="outline" size="sm" disabled={revert.isPending} aria-label={`Make Private: ${personality.name}`}>
           {revert.isPending ? <LoaderCircleIcon className="animate-spin" aria-hidden /> : <LockIcon aria-hidden />}
           Make Private
         </Button>

@@ -43,14 +43,18 @@ export function SortablePersonalityCard({ item, onOrderChange }: Props) {
       </button>
       <div className="grid min-w-0 flex-1 gap-1.5">
         <div className="flex flex-wrap items-center gap-2">
-          <h3 className="min-w-0 font-medium break-words">{item.name}</h3>
+          <h3 dir="auto" className="min-w-0 font-medium [overflow-wrap:anywhere]">
+            {item.name}
+          </h3>
           <Badge variant="success" className="capitalize">
             <GlobeIcon aria-hidden />
             {item.sharingType}
           </Badge>
         </div>
         {item.description && (
-          <p className="line-clamp-2 text-sm break-words text-muted-foreground">{item.description}</p>
+          <p dir="auto" className="line-clamp-2 text-sm [overflow-wrap:anywhere] text-muted-foreground">
+            {item.description}
+          </p>
         )}
         <p className="text-xs text-muted-foreground">
           Created {formatDateTime(item.createdAt)} <span aria-hidden>·</span>{' '}

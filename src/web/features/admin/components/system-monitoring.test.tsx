@@ -95,5 +95,9 @@ describe('System Monitoring card', () => {
     expect(await card.findByText('Approaching daily limit. Monitor usage carefully.')).toBeInTheDocument();
     expect(count('/api/admin/monitoring/rate-limits')).toBe(before + 1);
     expect(card.getByRole('table', { name: 'Recent rate limits' })).toBeInTheDocument();
+    // It scrolls on its own: a named region the keyboard can reach (and so scroll).
+    const scroller = card.getByRole('region', { name: 'Recent rate limits' });
+    expect(scroller).toHaveAttribute('tabindex', '0');
+    expect(scroller).toContainElement(card.getByRole('table', { name: 'Recent rate limits' }));
   });
 });

@@ -69,7 +69,8 @@ function RateLimitList() {
   const rows = limits.data.rows;
   if (rows.length === 0) return <p className="text-sm text-muted-foreground">{messages.voice.noRateLimitActivity}</p>;
   return (
-    <div className="max-h-64 overflow-auto rounded-md border">
+    // Scrolls on its own: focusable, so it can be scrolled with the keyboard, and named.
+    <div role="region" aria-label="Recent rate limits" tabIndex={0} className="max-h-64 overflow-auto rounded-md border outline-none focus-visible:ring-2 focus-visible:ring-ring">
       <table className="w-full text-left text-xs" aria-label="Recent rate limits">
         <thead className="sticky top-0 bg-muted text-muted-foreground">
           <tr>

@@ -186,4 +186,68 @@ describe('auth screen', () => {
     await waitFor(() => expect(app.location()).toBe('/'));
     expect(screen.queryByRole('tab', { name: 'Sign In' })).toBeNull();
   });
+
+  it('has one h1, the card title', async () => {
+    fakeApi();
+    openAuth();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome back' })).toBeInTheDocument();
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
+    await signUpTab();
+    expect(screen.getByRole('heading', { level: 1, name: 'Join Kindred' })).toBeInTheDocument();
+  });
+
+  it('ties a sign-in error to the field it is about, and focuses that field', async () => {
+    const api = fakeApi();
+    openAuth();
+    const user = userEvent.setup();
+    const email = await screen.findByLabelText('Email');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please enter your email address');
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(email).toHaveAccessibleDescription('Please enter your email address');
+    expect(email).toHaveFocus();
+    expect(passwordInput()).not.toHaveAttribute('aria-invalid');
+
+    await user.type(email, 'ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please enter your password');
+    expect(email).not.toHaveAttribute('aria-invalid');
+    expect(passwordInput()).toHaveAttribute('aria-invalid', 'true');
+    expect(passwordInput()).toHaveAccessibleDescription('Please enter your password');
+    expect(passwordInput()).toHaveFocus();
+    expect(api.callsTo('POST', '/api/auth/sign-in/email')).toHaveLength(0);
+  });
+
+  it("marks the fields the server's refusal names, and focuses the first", async () => {
+    fakeApi({
+      override: (call) =>
+        call.path === '/api/auth/sign-in/email' ? { status: 401, body: { code: 'INVALID_EMAIL_OR_PASSWORD', message: 'Invalid email or password' } } : undefined,
+    });
+    openAuth();
+    const user = userEvent.setup();
+    const email = await screen.findByLabelText('Email');
+    await user.type(email, 'ada@example.com');
+    await user.type(passwordInput(), 'wrong-one');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email or password');
+    for (const field of [email, passwordInput()]) {
+      expect(field).toHaveAttribute('aria-invalid', 'true');
+      expect(field).toHaveAccessibleDescription('Invalid email or password');
+    }
+    expect(email).toHaveFocus();
+  });
+
+  it('ties a sign-up password error to the password field (with its hint)', async () => {
+    fakeApi();
+    openAuth();
+    const user = await signUpTab();
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await user.type(passwordInput(), 'abc');
+    await user.click(screen.getByRole('button', { name: 'Sign Up' }));
+    const message = await screen.findByRole('alert');
+    expect(passwordInput()).toHaveAttribute('aria-invalid', 'true');
+    expect(passwordInput().getAttribute('aria-describedby')?.split(' ')).toContain(message.id);
+    expect(passwordInput()).toHaveFocus();
+    expect(screen.getByLabelText('Email')).not.toHaveAttribute('aria-invalid');
+  });
 });

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { ArrowLeft } from 'lucide-react';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { KindredLogo } from '../../../components/layout/kindred-logo';
 import { useViewer } from '../hooks/use-viewer';
@@ -35,7 +35,10 @@ export function AuthScreen() {
         <Card className="relative overflow-hidden">
           <div className="absolute inset-x-0 top-0 h-1 bg-gradient-mystical" aria-hidden="true" />
           <CardHeader className="text-center">
-            <CardTitle>{tab === 'sign-in' ? 'Welcome back' : 'Join Kindred'}</CardTitle>
+            {/* The page's one h1, with a card title's look. */}
+            <h1 data-slot="card-title" className="font-display text-xl leading-tight font-semibold tracking-tight">
+              {tab === 'sign-in' ? 'Welcome back' : 'Join Kindred'}
+            </h1>
             <CardDescription>
               {tab === 'sign-in'
                 ? 'Sign in to create personalities and continue your conversations.'

@@ -18,3 +18,16 @@ export function checkSignInPassword(password: string): string | null {
 export function checkNewPassword(password: string): string | null {
   return password.length >= limits.passwordMin ? null : messages.auth.passwordHint;
 }
+
+export type AuthField = 'email' | 'password';
+
+/**
+ * The fields a server's message is about, so they can be marked invalid and tied to it
+ * ("Invalid email or password" names both; a rate limit names neither).
+ */
+export function fieldsNamedIn(message: string): AuthField[] {
+  const fields: AuthField[] = [];
+  if (/e-?mail/i.test(message)) fields.push('email');
+  if (/password/i.test(message)) fields.push('password');
+  return fields;
+}

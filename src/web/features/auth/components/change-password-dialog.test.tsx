@@ -60,5 +60,27 @@ describe('Change Password', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Change Password' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Invalid password');
     expect(screen.getByRole('dialog', { name: 'Change Password' })).toBeInTheDocument();
+    // The reason is tied to the field it is about, which takes focus.
+    const current = within(dialog).getByLabelText('Current Password', { selector: 'input' });
+    expect(current).toHaveAttribute('aria-invalid', 'true');
+    expect(current).toHaveAccessibleDescription('Invalid password');
+    expect(current).toHaveFocus();
+  });
+
+  it('ties "fill in both" to the fields that need it, and focuses the first', async () => {
+    const api = fakeApi({ user: ada });
+    const { user, dialog } = await openDialog();
+    const current = within(dialog).getByLabelText('Current Password', { selector: 'input' });
+    const next = within(dialog).getByLabelText('New Password', { selector: 'input' });
+    await user.type(next, 'abc');
+    await user.click(within(dialog).getByRole('button', { name: 'Change Password' }));
+    const problem = await within(dialog).findByRole('alert');
+    expect(problem).toHaveTextContent(messages.auth.passwordHint);
+    for (const field of [current, next]) {
+      expect(field).toHaveAttribute('aria-invalid', 'true');
+      expect(field.getAttribute('aria-describedby')?.split(' ')).toContain(problem.id);
+    }
+    expect(current).toHaveFocus();
+    expect(api.callsTo('POST', '/api/auth/change-password')).toHaveLength(0);
   });
 });

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type ReactElement } from 'react';
+import { useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button';
 import {
@@ -17,6 +17,8 @@ import { PasswordField } from './password-field';
 
 const EMPTY = { currentPassword: '', newPassword: '' };
 
+type Field = 'current' | 'new';
+
 /**
  * Change Password, opened by `trigger`. Saving signs the person out everywhere else, and the
  * dialog says so before and after.
@@ -24,16 +26,24 @@ const EMPTY = { currentPassword: '', newPassword: '' };
 export function ChangePasswordDialog({ trigger }: { trigger: ReactElement }) {
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState(EMPTY);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<{ text: string; fields: Field[] } | null>(null);
   const change = useChangePassword();
   const problemId = useId();
+  const currentInput = useRef<HTMLInputElement>(null);
+  const newInput = useRef<HTMLInputElement>(null);
+
+  function fail(text: string, fields: Field[]) {
+    setProblem({ text, fields });
+    // The first field to put right takes focus; it is described by the problem.
+    (fields[0] === 'current' ? currentInput : newInput).current?.focus();
+  }
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    if (!draft.currentPassword || draft.newPassword.length < limits.passwordMin) {
-      setProblem(messages.auth.passwordHint);
-      return;
-    }
+    const missing: Field[] = [];
+    if (!draft.currentPassword) missing.push('current');
+    if (draft.newPassword.length < limits.passwordMin) missing.push('new');
+    if (missing.length > 0) return fail(messages.auth.passwordHint, missing);
     setProblem(null);
     change.mutate(draft, {
       onSuccess: () => {
@@ -41,9 +51,11 @@ export function ChangePasswordDialog({ trigger }: { trigger: ReactElement }) {
         setDraft(EMPTY);
         setOpen(false);
       },
-      onError: (err) => setProblem(err.message),
+      // The server refuses a wrong current password; a new one's length it names ("too short").
+      onError: (err) => fail(err.message, /too (short|long)/i.test(err.message) ? ['new'] : ['current']),
     });
   }
+  const errorFor = (field: Field) => (problem?.fields.includes(field) ? problemId : null);
 
   return (
     <Dialog
@@ -65,12 +77,16 @@ export function ChangePasswordDialog({ trigger }: { trigger: ReactElement }) {
         </DialogHeader>
         <form onSubmit={onSubmit} className="grid gap-4" noValidate>
           <PasswordField
+            ref={currentInput}
+            errorId={errorFor('current')}
             label="Current Password"
             autoComplete="current-password"
             value={draft.currentPassword}
             onChange={(e) => setDraft((d) => ({ ...d, currentPassword: e.target.value }))}
           />
           <PasswordField
+            ref={newInput}
+            errorId={errorFor('new')}
             label="New Password"
             autoComplete="new-password"
             hint={messages.auth.passwordHint}
@@ -80,7 +96,7 @@ export function ChangePasswordDialog({ trigger }: { trigger: ReactElement }) {
           />
           {problem && (
             <p id={problemId} role="alert" className="text-sm font-medium text-destructive">
-              {problem}
+              {problem.text}
             </p>
           )}
           <DialogFooter>

@@ -3,16 +3,19 @@ import { Eye, EyeOff } from 'lucide-react';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 
-interface PasswordFieldProps extends Omit<ComponentProps<'input'>, 'type' | 'id'> {
+interface PasswordFieldProps extends Omit<ComponentProps<'input'>, 'type' | 'id' | 'aria-describedby' | 'aria-invalid'> {
   label?: string;
   /** Shown under the field and tied to it with aria-describedby. */
   hint?: string;
+  /** The id of an error about this field: the field is marked invalid and described by it first. */
+  errorId?: string | null;
 }
 
 /** A password input with a show/hide toggle (the toggle never submits the form). */
-export function PasswordField({ label = 'Password', hint, ...inputProps }: PasswordFieldProps) {
+export function PasswordField({ label = 'Password', hint, errorId, ...inputProps }: PasswordFieldProps) {
   const id = useId();
   const hintId = `${id}-hint`;
+  const describedBy = [errorId, hint ? hintId : null].filter(Boolean).join(' ');
   const [visible, setVisible] = useState(false);
   return (
     <div className="grid gap-2">
@@ -22,8 +25,9 @@ export function PasswordField({ label = 'Password', hint, ...inputProps }: Passw
           id={id}
           type={visible ? 'text' : 'password'}
           className="pr-11"
-          aria-describedby={hint ? hintId : undefined}
           {...inputProps}
+          aria-describedby={describedBy || undefined}
+          aria-invalid={errorId ? true : undefined}
         />
         <button
           type="button"

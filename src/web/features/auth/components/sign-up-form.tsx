@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { UserPlus } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
@@ -7,8 +7,8 @@ import { limits } from '../../../../shared/limits';
 import { messages } from '../../../../shared/messages';
 import { defaultDisplayName, useSignUp } from '../api/sign-up';
 import { PasswordField } from './password-field';
-import type { AuthNotice } from './auth-message';
-import { checkEmail, checkNewPassword } from './auth-validation';
+import { AUTH_MESSAGE_ID, type AuthNotice } from './auth-message';
+import { checkEmail, checkNewPassword, fieldsNamedIn, type AuthField } from './auth-validation';
 
 interface SignUpFormProps {
   email: string;
@@ -23,14 +23,28 @@ export function SignUpForm({ email, onEmailChange, onNotice, onSignedIn }: SignU
   const emailId = useId();
   const [displayName, setDisplayName] = useState('');
   const [password, setPassword] = useState('');
+  // The fields the message area's error is about: marked invalid, described by it.
+  const [invalid, setInvalid] = useState<AuthField[]>([]);
+  const emailInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
   const signUp = useSignUp();
   const suggestedName = defaultDisplayName(email);
 
+  function fail(text: string, fields: AuthField[]) {
+    onNotice({ kind: 'error', text });
+    setInvalid(fields);
+    // The first field to put right takes focus (a screen reader reads it with the error).
+    (fields[0] === 'email' ? emailInput : fields[0] === 'password' ? passwordInput : null)?.current?.focus();
+  }
+
   function submit(event: FormEvent) {
     event.preventDefault();
-    const problem = checkEmail(email) ?? checkNewPassword(password);
-    if (problem) return onNotice({ kind: 'error', text: problem });
+    const emailProblem = checkEmail(email);
+    if (emailProblem) return fail(emailProblem, ['email']);
+    const passwordProblem = checkNewPassword(password);
+    if (passwordProblem) return fail(passwordProblem, ['password']);
     onNotice(null);
+    setInvalid([]);
     signUp.mutate(
       { email, password, displayName },
       {
@@ -39,10 +53,11 @@ export function SignUpForm({ email, onEmailChange, onNotice, onSignedIn }: SignU
           if (result.signedIn) return onSignedIn();
           onNotice({ kind: 'confirmation', text: messages.auth.signUpSuccess });
         },
-        onError: (err) => onNotice({ kind: 'error', text: err.message }),
+        onError: (err) => fail(err.message, fieldsNamedIn(err.message)),
       },
     );
   }
+  const errorFor = (field: AuthField) => (invalid.includes(field) ? AUTH_MESSAGE_ID : null);
 
   return (
     <form onSubmit={submit} noValidate className="grid gap-4" aria-label="Sign up">
@@ -62,7 +77,10 @@ export function SignUpForm({ email, onEmailChange, onNotice, onSignedIn }: SignU
       <div className="grid gap-2">
         <Label htmlFor={emailId}>Email</Label>
         <Input
+          ref={emailInput}
           id={emailId}
+          aria-invalid={errorFor('email') ? true : undefined}
+          aria-describedby={errorFor('email') ?? undefined}
           type="email"
           autoComplete="email"
           inputMode="email"
@@ -74,6 +92,8 @@ export function SignUpForm({ email, onEmailChange, onNotice, onSignedIn }: SignU
         />
       </div>
       <PasswordField
+        ref={passwordInput}
+        errorId={errorFor('password')}
         autoComplete="new-password"
         required
         minLength={limits.passwordMin}

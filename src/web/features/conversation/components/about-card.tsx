@@ -4,14 +4,14 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui
 
 export function AboutCard({ name, description, avatarUrl }: { name: string; description: string | null; avatarUrl?: string | null }) {
   return (
-    <Card className="gap-3">
-      <CardHeader className="flex-row items-center gap-3">
+    <Card className="min-w-0 gap-3">
+      <CardHeader className="min-w-0 flex-row items-center gap-3">
         {avatarUrl && <img src={avatarUrl} alt="" width={48} height={48} data-testid="about-avatar" className="size-12 shrink-0 rounded-full border object-cover" />}
-        <CardTitle className="min-w-0 text-lg break-words">About {name}</CardTitle>
+        <CardTitle className="min-w-0 text-lg [overflow-wrap:anywhere]">About {name}</CardTitle>
       </CardHeader>
-      <CardContent>
+      <CardContent className="min-w-0">
         {description ? (
-          <p className="text-sm leading-relaxed break-words whitespace-pre-line text-muted-foreground">
+          <p dir="auto" className="text-sm leading-relaxed whitespace-pre-line text-muted-foreground [overflow-wrap:anywhere]">
             <SafeLinks text={description} />
           </p>
         ) : (

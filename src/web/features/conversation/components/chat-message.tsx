@@ -33,9 +33,12 @@ export const ChatMessage = memo(function ChatMessage({ message: m, personalityNa
   if (m.sender === 'user') {
     return (
       <li className="flex flex-col items-end gap-1.5" data-sender="user">
-        <div className="max-w-[85%] rounded-2xl rounded-br-sm bg-primary px-4 py-2.5 text-sm leading-relaxed break-words whitespace-pre-wrap text-primary-foreground shadow-sm [overflow-wrap:anywhere]">
+        <div className="max-w-[85%] rounded-2xl rounded-br-sm bg-primary px-4 py-2.5 text-sm leading-relaxed whitespace-pre-wrap text-primary-foreground shadow-sm [overflow-wrap:anywhere]">
           <span className="sr-only">You: </span>
-          <SafeLinks text={m.content} linkClassName="underline underline-offset-2 [overflow-wrap:anywhere]" />
+          {/* Its own element, so "You: " does not decide the direction of right-to-left words. */}
+          <div dir="auto" data-testid="message-body">
+            <SafeLinks text={m.content} linkClassName="underline underline-offset-2 [overflow-wrap:anywhere]" />
+          </div>
         </div>
         {m.pronunciationReport && <PronunciationReportView report={m.pronunciationReport} />}
       </li>
@@ -57,14 +60,15 @@ export const ChatMessage = memo(function ChatMessage({ message: m, personalityNa
       )}
       <div
         className={cn(
-          'grid max-w-[85%] min-w-0 gap-2.5 rounded-2xl rounded-tl-sm border bg-card px-4 py-2.5 text-sm shadow-sm',
+          'grid max-w-[85%] min-w-0 gap-2.5 rounded-2xl rounded-tl-sm border bg-card px-4 py-2.5 text-sm shadow-sm [overflow-wrap:anywhere]',
           m.kind === 'fallback' && 'border-dashed',
         )}
       >
         <span className="sr-only">{personalityName}: </span>
         {waiting ? (
-          <span role="status" className="flex items-center gap-1 py-1 text-muted-foreground">
-            <span className="sr-only">{personalityName} is replying</span>
+          // The typing dots; "{name} is replying" is announced by the status beside the log
+          // (message-log.tsx): inside the busy log it would not be.
+          <span aria-hidden="true" className="flex items-center gap-1 py-1 text-muted-foreground" data-testid="reply-waiting">
             {[0, 150, 300].map((delay) => (
               <span
                 key={delay}

@@ -83,6 +83,9 @@ export function ChatPanel({
   const loadPreview = usePromptPreview();
   const input = useRef<HTMLTextAreaElement>(null);
   const replay = useRef<((m: ReplayTarget) => void) | null>(null);
+  // Where focus goes when the prompt preview closes: the Preview button that opened it (Cancel,
+  // Escape), or the message box once "Send Prompt" sent the message.
+  const previewReturn = useRef<HTMLElement | null>(null);
   const [canReplay, setCanReplay] = useState(false);
   const registerReplay = useCallback((fn: ((m: ReplayTarget) => void) | null) => {
     replay.current = fn;
@@ -105,6 +108,8 @@ export function ChatPanel({
   const openPreview = () => {
     const message = draft.trim();
     if (!message) return;
+    const active = document.activeElement;
+    previewReturn.current = active instanceof HTMLElement && active !== document.body ? active : input.current;
     loadPreview.mutate(
       {
         personalityId: personality.id,
@@ -190,8 +195,10 @@ export function ChatPanel({
       <PromptPreviewDialog
         preview={preview?.data ?? null}
         onCancel={() => setPreview(null)}
+        returnFocus={() => previewReturn.current}
         onSend={(data) => {
           const message = preview?.message ?? '';
+          previewReturn.current = input.current;
           setPreview(null);
           send(message, data.previewId);
         }}

@@ -17,7 +17,7 @@ export function ConversationStarters({ starters, disabled, onPick }: Props) {
         <SparklesIcon className="size-3.5" aria-hidden />
         Conversation starters
       </p>
-      <ul aria-labelledby="starters-label" className="grid gap-2 sm:grid-cols-2">
+      <ul aria-labelledby="starters-label" className="grid grid-cols-[minmax(0,1fr)] gap-2 sm:grid-cols-2">
         {starters.map((s) => (
           <li key={s} className="min-w-0">
             <Button
@@ -26,9 +26,11 @@ export function ConversationStarters({ starters, disabled, onPick }: Props) {
               size="sm"
               disabled={disabled}
               onClick={() => onPick(s)}
-              className="h-auto min-h-9 w-full justify-start py-2 text-left whitespace-normal"
+              className="h-auto min-h-9 w-full min-w-0 shrink justify-start py-2 text-left whitespace-normal [overflow-wrap:anywhere]"
             >
-              {s}
+              <span dir="auto" className="min-w-0">
+                {s}
+              </span>
             </Button>
           </li>
         ))}

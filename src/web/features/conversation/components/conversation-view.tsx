@@ -7,6 +7,7 @@ import { ArrowLeftIcon, AudioLinesIcon, LoaderCircleIcon, MessageSquareTextIcon,
 import { useVoiceCapabilities } from '../../voice/api/voice-api';
 import { Button } from '../../../components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { cn } from '../../../lib/cn';
 import { personalityAvatarUrl } from '../../../lib/personality-avatar';
 import { useViewer } from '../../auth/hooks/use-viewer';
 import { AboutCard } from './about-card';
@@ -68,21 +69,31 @@ export function ConversationView({ personality, onBack, onOpenSource, initialMod
           <ArrowLeftIcon aria-hidden />
           Back
         </Button>
-        <h2
+        {/* The screen's one h1 (the library's title is not shown meanwhile). */}
+        <h1
           id="conversation-title"
           ref={heading}
           tabIndex={-1}
-          className="min-w-0 font-display text-2xl font-semibold tracking-tight break-words outline-none sm:text-3xl"
+          className="min-w-0 font-display text-2xl font-semibold tracking-tight [overflow-wrap:anywhere] outline-none sm:text-3xl"
         >
           Conversation with {personality.name}
-        </h2>
+        </h1>
       </div>
 
       <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <Tabs value={mode} onValueChange={(v) => setMode(v as ChatMode)} className="min-w-0">
-          <TabsList aria-label="Conversation mode">
+          {/* On a phone the tabs share the width in equal columns and their names may wrap (as the
+              admin tabs do), so none is cut off; from tablets up they sit in one row. */}
+          <TabsList
+            aria-label="Conversation mode"
+            className={cn('grid h-auto w-full sm:inline-flex sm:h-10 sm:w-fit', shownTabs.length === 3 ? 'grid-cols-3' : 'grid-cols-2')}
+          >
             {shownTabs.map(({ value, label, Icon }) => (
-              <TabsTrigger key={value} value={value}>
+              <TabsTrigger
+                key={value}
+                value={value}
+                className="h-auto min-h-9 min-w-0 gap-1 px-1.5 py-1 text-center text-xs leading-tight whitespace-normal sm:h-full sm:gap-1.5 sm:px-3 sm:text-sm sm:whitespace-nowrap"
+              >
                 <Icon aria-hidden />
                 {label}
               </TabsTrigger>

@@ -1,7 +1,9 @@
 // Deletes the open saved conversation after confirmation; the screen then starts a new one.
+import { useRef } from 'react';
 import { toast } from 'sonner';
 import { Trash2Icon } from 'lucide-react';
 import { errorMessage } from '../../../lib/api-client';
+import { focusWhenLost } from '../../../lib/focus-management';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { useDeleteConversation } from '../api/delete-conversation';
@@ -14,6 +16,7 @@ interface Props {
 
 export function DeleteConversationDialog({ personalityId, conversation, onDeleted }: Props) {
   const remove = useDeleteConversation();
+  const trigger = useRef<HTMLButtonElement>(null);
 
   const onConfirm = () => {
     if (!conversation) return;
@@ -24,7 +27,11 @@ export function DeleteConversationDialog({ personalityId, conversation, onDelete
           toast.success('Conversation deleted');
           onDeleted(conversation.id);
         },
-        onError: (err) => toast.error('Failed to delete conversation', { description: errorMessage(err) }),
+        onError: (err) => {
+          toast.error('Failed to delete conversation', { description: errorMessage(err) });
+          // Still there: back to its Delete button (disabled while deleting) once usable again.
+          focusWhenLost(() => trigger.current);
+        },
       },
     );
   };
@@ -33,6 +40,7 @@ export function DeleteConversationDialog({ personalityId, conversation, onDelete
     <ConfirmDialog
       trigger={
         <Button
+          ref={trigger}
           variant="ghost"
           size="icon"
           aria-label="Delete conversation"

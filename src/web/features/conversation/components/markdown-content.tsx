@@ -89,8 +89,10 @@ const rehypePlugins = [rehypeDoNotRead];
 export const MarkdownContent = memo(function MarkdownContent({ text, className }: { text: string; className?: string }) {
   return (
     <div
+      // A reply may be in a right-to-left language: its direction follows its first words.
+      dir="auto"
       className={cn(
-        'grid grid-cols-[minmax(0,1fr)] gap-2 leading-relaxed break-words [overflow-wrap:anywhere]',
+        'grid grid-cols-[minmax(0,1fr)] gap-2 leading-relaxed [overflow-wrap:anywhere]',
         '[&_:not(pre)>code]:rounded [&_:not(pre)>code]:bg-muted [&_:not(pre)>code]:px-1 [&_:not(pre)>code]:py-0.5 [&_:not(pre)>code]:font-mono [&_:not(pre)>code]:text-[0.9em]',
         className,
       )}

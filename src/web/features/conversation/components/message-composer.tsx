@@ -61,7 +61,14 @@ export const MessageComposer = forwardRef<HTMLTextAreaElement, Props>(function M
           Enter to send, Shift+Enter for a new line
         </p>
         <div className="ml-auto flex gap-2">
-          <Button type="button" variant="outline" onClick={onPreview} disabled={!canSend}>
+          {/* While the preview loads it waits, focusable (aria-disabled): focus stays on it. */}
+          <Button
+            type="button"
+            variant="outline"
+            onClick={() => canSend && onPreview()}
+            disabled={!canSend && !previewing}
+            aria-disabled={previewing || undefined}
+          >
             {previewing ? <LoaderCircleIcon className="animate-spin" aria-hidden /> : <EyeIcon aria-hidden />}
             Preview
           </Button>

@@ -49,4 +49,25 @@ describe('MessageLog', () => {
     view.rerender(<MessageLog {...props} messages={[...earlier, reply('s', 'Once upon a time.')]} replyAction={action(second)} />);
     expect(screen.getByRole('button', { name: 'Replay s' })).toBeInTheDocument();
   });
+
+  it('says "{name} is replying" in a status outside the busy log, so it is announced', () => {
+    const view = render(<MessageLog personalityName="Ada" busy messages={[reply('r0', 'Hello.'), reply('s', '', true)]} />);
+    const log = screen.getByRole('log');
+    expect(log).toHaveAttribute('aria-busy', 'true');
+    const replying = screen.getByText('Ada is replying');
+    expect(replying).toHaveAttribute('role', 'status');
+    expect(log).not.toContainElement(replying);
+    expect(replying.closest('[aria-busy="true"]')).toBeNull();
+    // The first words arrive: nothing more to say until the reply is finished (the log then speaks).
+    view.rerender(<MessageLog personalityName="Ada" busy messages={[reply('r0', 'Hello.'), reply('s', 'Once', true)]} />);
+    expect(screen.queryByText('Ada is replying')).toBeNull();
+    expect(screen.getAllByRole('status')).toHaveLength(1);
+  });
+
+  it('lets a message set its own direction (dir="auto": it may be right-to-left)', () => {
+    const mine: LogMessage = { ...reply('u1', 'مرحبا بالعالم'), sender: 'user' };
+    render(<MessageLog personalityName="Ada" busy={false} messages={[mine, reply('r1', 'שלום עולם')]} />);
+    expect(screen.getByText('مرحبا بالعالم').closest('[dir]')).toHaveAttribute('dir', 'auto');
+    expect(screen.getByText('שלום עולם').closest('[dir]')).toHaveAttribute('dir', 'auto');
+  });
 });

@@ -1,6 +1,7 @@
 // The conversation log. It follows new words while the reader is at the bottom, and leaves them
 // alone when they have scrolled up to reread. aria-busy while a reply streams in, so a screen
-// reader announces the finished reply once instead of every word.
+// reader announces the finished reply once instead of every word. "{name} is replying" is a
+// status outside the log: inside the busy region it would never be announced.
 import { useCallback, useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { LogMessage } from '../utils/log-message';
 import { ChatMessage } from './chat-message';
@@ -42,37 +43,45 @@ export function MessageLog({ messages, personalityName, personalityId, avatarUrl
     if (el && atBottom.current) el.scrollTop = el.scrollHeight;
   }, [messages]);
 
+  const replying = messages.some((m) => m.sender !== 'user' && m.streaming && !m.content);
+
   return (
-    <div
-      ref={box}
-      role="log"
-      aria-label={`Conversation with ${personalityName}`}
-      aria-busy={busy}
-      tabIndex={0}
-      onScroll={(e) => {
-        const el = e.currentTarget;
-        atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
-      }}
-      className="h-[clamp(18rem,calc(100dvh-28rem),44rem)] overflow-y-auto overscroll-contain rounded-lg bg-muted/40 p-3 outline-none focus-visible:ring-2 focus-visible:ring-ring sm:p-4"
-    >
-      {notice && (
-        <p className="mx-auto mb-4 max-w-md text-center text-xs text-muted-foreground" data-testid="offline-notice">
-          {notice}
-        </p>
-      )}
-      <ol className="grid grid-cols-[minmax(0,1fr)] gap-4" aria-label="Messages">
-        {messages.map((m) => (
-          <ChatMessage
-            key={m.id}
-            message={m}
-            personalityName={personalityName}
-            personalityId={personalityId}
-            avatarUrl={avatarUrl}
-            onOpenSource={onOpenSource ? openSource : undefined}
-            action={replyAction ? action : undefined}
-          />
-        ))}
-      </ol>
-    </div>
+    <>
+      <div
+        ref={box}
+        role="log"
+        aria-label={`Conversation with ${personalityName}`}
+        aria-busy={busy}
+        tabIndex={0}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
+        }}
+        className="h-[clamp(18rem,calc(100dvh-28rem),44rem)] overflow-y-auto overscroll-contain rounded-lg bg-muted/40 p-3 outline-none focus-visible:ring-2 focus-visible:ring-ring sm:p-4"
+      >
+        {notice && (
+          <p className="mx-auto mb-4 max-w-md text-center text-xs text-muted-foreground" data-testid="offline-notice">
+            {notice}
+          </p>
+        )}
+        <ol className="grid grid-cols-[minmax(0,1fr)] gap-4" aria-label="Messages">
+          {messages.map((m) => (
+            <ChatMessage
+              key={m.id}
+              message={m}
+              personalityName={personalityName}
+              personalityId={personalityId}
+              avatarUrl={avatarUrl}
+              onOpenSource={onOpenSource ? openSource : undefined}
+              action={replyAction ? action : undefined}
+            />
+          ))}
+        </ol>
+      </div>
+      {/* Always present (a live region must exist before its text changes); visually hidden. */}
+      <p role="status" className="sr-only" data-testid="reply-status">
+        {replying ? `${personalityName} is replying` : ''}
+      </p>
+    </>
   );
 }

@@ -4,6 +4,7 @@
 import { SendIcon } from 'lucide-react';
 import { matchPercent } from '../../../../shared/document-reference';
 import type { PromptPreview } from '../../../../shared/schemas/conversations';
+import { useReturnFocus } from '../../../lib/focus-management';
 import { Button } from '../../../components/ui/button';
 import {
   Dialog,
@@ -19,14 +20,22 @@ interface Props {
   preview: PromptPreview | null;
   onCancel: () => void;
   onSend: (preview: PromptPreview) => void;
+  /**
+   * Where focus goes when it closes (it has no Radix trigger, and the Preview button that opened
+   * it was disabled while the preview loaded); by default what had focus when it opened.
+   */
+  returnFocus?: () => HTMLElement | null | undefined;
 }
 
-const preClass = 'max-h-64 overflow-auto rounded-md border bg-muted/50 p-3 font-mono text-xs leading-relaxed break-words whitespace-pre-wrap';
+// The blocks scroll on their own: each is focusable (so the keyboard can scroll it) and named.
+const preClass =
+  'max-h-64 overflow-auto rounded-md border bg-muted/50 p-3 font-mono text-xs leading-relaxed [overflow-wrap:anywhere] whitespace-pre-wrap outline-none focus-visible:ring-2 focus-visible:ring-ring';
 
-export function PromptPreviewDialog({ preview, onCancel, onSend }: Props) {
+export function PromptPreviewDialog({ preview, onCancel, onSend, returnFocus }: Props) {
+  const onCloseAutoFocus = useReturnFocus(preview !== null, returnFocus);
   return (
     <Dialog open={preview !== null} onOpenChange={(open) => !open && onCancel()}>
-      <DialogContent className="sm:max-w-3xl">
+      <DialogContent className="sm:max-w-3xl" onCloseAutoFocus={onCloseAutoFocus}>
         <DialogHeader>
           <DialogTitle>Prompt preview</DialogTitle>
           <DialogDescription>Exactly what will be sent for this message.</DialogDescription>
@@ -37,7 +46,7 @@ export function PromptPreviewDialog({ preview, onCancel, onSend }: Props) {
               <h3 id="preview-system" className="text-sm font-semibold">
                 System prompt
               </h3>
-              <pre className={preClass} data-testid="preview-system-prompt">
+              <pre className={preClass} data-testid="preview-system-prompt" role="group" aria-labelledby="preview-system" tabIndex={0}>
                 {preview.systemPrompt}
               </pre>
             </section>
@@ -51,7 +60,7 @@ export function PromptPreviewDialog({ preview, onCancel, onSend }: Props) {
                 <ul className="grid gap-1 text-sm" aria-label="Referenced documents">
                   {preview.documents.map((d) => (
                     <li key={`${d.documentId}:${d.chunkIndex}`} className="flex min-w-0 items-center justify-between gap-3">
-                      <span className="min-w-0 break-words">{d.fileName}</span>
+                      <span className="min-w-0 [overflow-wrap:anywhere]">{d.fileName}</span>
                       <span className="shrink-0 rounded bg-secondary px-1.5 text-xs font-medium text-secondary-foreground tabular-nums">
                         {matchPercent(d.similarity)}
                       </span>
@@ -67,8 +76,12 @@ export function PromptPreviewDialog({ preview, onCancel, onSend }: Props) {
               <ol className="grid gap-2" aria-label="Messages array">
                 {preview.messagesArray.map((m, i) => (
                   <li key={i} className="grid gap-1">
-                    <span className="font-mono text-xs font-semibold text-muted-foreground">{m.role}</span>
-                    <pre className={preClass}>{m.content}</pre>
+                    <span className="font-mono text-xs font-semibold text-muted-foreground">
+                      {m.role}
+                    </span>
+                    <pre className={preClass} role="group" aria-label={`Message ${i + 1}: ${m.role}`} tabIndex={0} dir="auto">
+                      {m.content}
+                    </pre>
                   </li>
                 ))}
               </ol>

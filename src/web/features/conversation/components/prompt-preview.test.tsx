@@ -43,6 +43,42 @@ describe('prompt preview', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(api.chatCalls()).toHaveLength(0);
     expect(box).toHaveValue('  What did the engine weave?  ');
+    // Focus is back on Preview, which opened it (the dialog has no trigger of its own).
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Preview' })).toHaveFocus());
+  });
+
+  it('keeps Preview focused while the preview loads, and gives focus back to it on Escape', async () => {
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const { api, user, box } = await openChat();
+    const answerFetch = api.fetchMock.getMockImplementation()!;
+    api.fetchMock.mockImplementation(async (input, init) => {
+      if (String(input instanceof Request ? input.url : input).includes('/chat/preview')) await held;
+      return answerFetch(input, init);
+    });
+    await user.type(box, 'What did the engine weave?');
+    const preview = screen.getByRole('button', { name: 'Preview' });
+    preview.focus();
+    await user.keyboard('{Enter}');
+    // Loading: it waits (aria-disabled) rather than being disabled, so focus stays on it.
+    await waitFor(() => expect(preview).toHaveAttribute('aria-disabled', 'true'));
+    expect(preview).toBeEnabled();
+    expect(preview).toHaveFocus();
+    answer();
+    await screen.findByRole('dialog', { name: 'Prompt preview' });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(preview).toHaveFocus());
+  });
+
+  it('lets the keyboard reach and scroll the system prompt (a named, focusable block)', async () => {
+    const { user, box } = await openChat();
+    await user.type(box, 'Hello');
+    await user.click(screen.getByRole('button', { name: 'Preview' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Prompt preview' }));
+    const system = dialog.getByRole('group', { name: 'System prompt' });
+    expect(system).toBe(dialog.getByTestId('preview-system-prompt'));
+    expect(system).toHaveAttribute('tabindex', '0');
   });
 
   it('"Send Prompt" sends the previewed message with its signed previewId, and no history of its own', async () => {
@@ -67,6 +103,8 @@ describe('prompt preview', () => {
     expect(api.chatCalls()[1]!.body).toEqual({ message: 'Second question', previewId: 'signed-preview-1' });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(box).toHaveValue('');
+    // Sent: focus goes to the message box, ready for the next one.
+    await waitFor(() => expect(box).toHaveFocus());
     expect(await screen.findByText('You asked: Second question')).toBeInTheDocument();
   });
 

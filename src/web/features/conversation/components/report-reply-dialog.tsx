@@ -56,9 +56,17 @@ export function ReportReplyDialog({ personalityId, content, messageId, replyToke
             <DialogTitle>{messages.moderation.reportTitle}</DialogTitle>
             <DialogDescription>An administrator will review it. Tell them what is wrong, if you like.</DialogDescription>
           </DialogHeader>
-          <blockquote className="max-h-32 overflow-y-auto whitespace-pre-wrap break-words rounded-md bg-muted/50 px-3 py-2 text-sm">
-            <DoNotReadText text={content} />
-          </blockquote>
+          {/* Scrolls on its own: focusable, so it can be scrolled with the keyboard, and named. */}
+          <div
+            role="region"
+            aria-label="The reply you are reporting"
+            tabIndex={0}
+            className="max-h-32 overflow-y-auto rounded-md bg-muted/50 px-3 py-2 text-sm outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          >
+            <blockquote dir="auto" className="whitespace-pre-wrap [overflow-wrap:anywhere]">
+              <DoNotReadText text={content} />
+            </blockquote>
+          </div>
           <div className="grid gap-1.5">
             <Label htmlFor={reasonId}>{messages.moderation.reportReasonLabel}</Label>
             <Textarea id={reasonId} value={reason} maxLength={1000} onChange={(e) => setReason(e.target.value)} rows={3} />

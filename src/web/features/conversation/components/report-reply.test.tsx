@@ -36,6 +36,10 @@ describe('Report on a reply', () => {
     const dialog = screen.getByRole('dialog', { name: 'Report this reply' });
     const quote = dialog.querySelector('blockquote')!;
     expect(quote.textContent).toBe('I sailed in 1974.\n\n(from log.txt (chunk 2))');
+    // A long reply scrolls in its box: the box is named and the keyboard can reach it.
+    const scroller = within(dialog).getByRole('region', { name: 'The reply you are reporting' });
+    expect(scroller).toHaveAttribute('tabindex', '0');
+    expect(scroller).toContainElement(quote);
     expect(within(quote).getByText('(from log.txt (chunk 2))').tagName).toBe('STRONG');
     await user.click(within(dialog).getByRole('button', { name: 'Report' }));
     await screen.findByText('Thank you. The reply has been reported for review.');

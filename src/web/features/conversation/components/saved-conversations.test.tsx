@@ -106,6 +106,24 @@ describe('saved conversations (signed in)', () => {
     await waitFor(() => expect(within(log()).queryByText('What did the engine weave?')).toBeNull());
     expect(within(log()).getByText(GREETING)).toBeInTheDocument();
     expect(sessionStorage.getItem(activeKey)).toBeNull();
+    // Its Delete button is disabled now; none is left, so focus goes to "New conversation".
+    await waitFor(() => expect(screen.getByRole('button', { name: 'New conversation' })).toHaveFocus());
+  });
+
+  it('after deleting one of several, focus goes to the saved conversations list', async () => {
+    const saved = savedConversation();
+    const other = savedConversation({ id: '0b9f7c4e-2222-4222-8333-444455556666', title: 'Poetical science' });
+    sessionStorage.setItem(activeKey, saved.id);
+    const { user } = render({ user: ada, conversations: [saved, other] });
+    await within(await screen.findByRole('log')).findByText('What did the engine weave?');
+    const remove = screen.getByRole('button', { name: 'Delete conversation' });
+    await waitFor(() => expect(remove).toBeEnabled());
+    remove.focus();
+    await user.keyboard('{Enter}');
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Conversation deleted')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Saved conversations' })).toHaveFocus());
+    expect(remove).toBeDisabled();
   });
 
   it('a remembered conversation deleted elsewhere gives way to a new one', async () => {

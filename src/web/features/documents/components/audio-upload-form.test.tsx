@@ -57,6 +57,17 @@ describe('upload audio to transcribe', () => {
     expect(FakeXhr.requests).toHaveLength(0);
   });
 
+  it('ties its error to the file field as well as the hint, and focuses the field', async () => {
+    const { form, user } = setup();
+    const input = form.getByLabelText('Audio file');
+    await waitFor(() => expect(input).toBeEnabled());
+    expect(input).toHaveAccessibleDescription(messages.documents.audioHint);
+    await user.click(form.getByRole('button', { name: 'Upload Audio' }));
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveAccessibleDescription(`${messages.documents.audioNoFile} ${messages.documents.audioHint}`);
+    expect(input).toHaveFocus();
+  });
+
   it('sends the file and its title as multipart to the audio route, then says it is transcribing', async () => {
     const { api, form, user } = setup();
     FakeXhr.autoRespond = (file, request) => {

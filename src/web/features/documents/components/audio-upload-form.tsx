@@ -35,11 +35,13 @@ export function AudioUploadForm({ personalityId }: { personalityId: string }) {
     event.preventDefault();
     if (!file) {
       setError(messages.documents.audioNoFile);
+      fileInput.current?.focus();
       return;
     }
     const problem = audioFileProblem(file);
     if (problem) {
       setError(problem);
+      fileInput.current?.focus();
       return;
     }
     setError(null);
@@ -85,7 +87,8 @@ export function AudioUploadForm({ personalityId }: { personalityId: string }) {
             accept={AUDIO_ACCEPT}
             disabled={unavailable || upload.isPending}
             aria-invalid={error ? true : undefined}
-            aria-describedby={`${id}-hint`}
+            // The error first (what to put right), then the hint (what is accepted).
+            aria-describedby={error ? `${id}-error ${id}-hint` : `${id}-hint`}
             onChange={(e) => choose(e.target.files?.[0] ?? null)}
           />
         </div>
@@ -115,7 +118,7 @@ export function AudioUploadForm({ personalityId }: { personalityId: string }) {
         )}
       </div>
       {error ? (
-        <p role="alert" className="text-xs break-words text-destructive">
+        <p id={`${id}-error`} role="alert" className="text-xs [overflow-wrap:anywhere] text-destructive">
           {error}
         </p>
       ) : null}

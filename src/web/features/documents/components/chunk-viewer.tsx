@@ -83,7 +83,7 @@ export function ChunkViewer({ personalityId, document: doc, onBack }: Props) {
       </Button>
       <div className="grid min-w-0 gap-1.5">
         <div className="flex min-w-0 items-start justify-between gap-2">
-          <h3 className="min-w-0 font-medium break-words">{doc.fileName}</h3>
+          <h3 className="min-w-0 font-medium [overflow-wrap:anywhere]">{doc.fileName}</h3>
           <DocumentStatusBadge document={doc} />
         </div>
         <p className="text-xs text-muted-foreground">

@@ -182,6 +182,8 @@ describe('document list', () => {
     expect(back).toHaveFocus();
     await user.click(back);
     expect(await screen.findByRole('list', { name: 'Uploaded documents' })).toBeInTheDocument();
+    // Back where the viewer was opened from.
+    await waitFor(() => expect(within(screen.getByRole('listitem', { name: 'essay.txt' })).getByRole('button', { name: 'View chunks of essay.txt' })).toHaveFocus());
   });
 
   it('pages through a long document with "Load more"', async () => {

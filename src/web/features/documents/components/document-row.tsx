@@ -59,6 +59,7 @@ export function DocumentRow({ personalityId, document: doc, onOpen }: Props) {
             type="button"
             onClick={() => onOpen(doc)}
             aria-label={`View chunks of ${doc.fileName}`}
+            data-open-document={doc.id}
             className="flex min-w-0 items-center gap-1.5 rounded-sm text-left text-sm font-medium outline-none hover:underline focus-visible:ring-2 focus-visible:ring-ring"
           >
             {doc.sourceUrl ? (

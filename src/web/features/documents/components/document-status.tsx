@@ -26,7 +26,7 @@ export function DocumentStatusDetail({ document }: { document: DocumentDto }) {
   }
   if (document.status === 'failed' && document.error) {
     return (
-      <p role="alert" className="text-xs break-words text-destructive">
+      <p role="alert" className="text-xs [overflow-wrap:anywhere] text-destructive">
         {document.error}
       </p>
     );

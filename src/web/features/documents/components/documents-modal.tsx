@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { LoaderCircleIcon, RotateCwIcon } from 'lucide-react';
 import { messages } from '../../../../shared/messages';
 import { ApiError, errorMessage } from '../../../lib/api-client';
+import { useReturnFocus } from '../../../lib/focus-management';
 import { Button } from '../../../components/ui/button';
 import {
   Dialog,
@@ -60,13 +61,15 @@ function ManageDocumentsModal({ personalityId, personalityName, onClose }: Omit<
   const [tab, setTab] = useState('documents');
   const name = access.data?.name ?? personalityName;
   const owner = access.data?.isOwner === true;
+  // Opened through the URL (no Radix trigger): focus goes back to the card's Docs button on close.
+  const returnFocus = useReturnFocus(true);
 
   let body;
   if (access.isPending) {
     body = (
       <>
         <DialogHeader>
-          <DialogTitle className="break-words">{name ? messages.documents.modalTitle(name) : 'Documents'}</DialogTitle>
+          <DialogTitle className="[overflow-wrap:anywhere]">{name ? messages.documents.modalTitle(name) : 'Documents'}</DialogTitle>
           <DialogDescription className="sr-only">Checking that you own this personality.</DialogDescription>
         </DialogHeader>
         <p role="status" className="flex items-center gap-2 py-6 text-muted-foreground">
@@ -93,7 +96,7 @@ function ManageDocumentsModal({ personalityId, personalityName, onClose }: Omit<
     body = (
       <>
         <DialogHeader>
-          <DialogTitle className="break-words">{name ? messages.documents.modalTitle(name) : 'Documents'}</DialogTitle>
+          <DialogTitle className="[overflow-wrap:anywhere]">{name ? messages.documents.modalTitle(name) : 'Documents'}</DialogTitle>
           <DialogDescription role="alert">{errorMessage(access.error)}</DialogDescription>
         </DialogHeader>
         <DialogFooter>
@@ -111,7 +114,7 @@ function ManageDocumentsModal({ personalityId, personalityName, onClose }: Omit<
     body = (
       <>
         <DialogHeader className="shrink-0">
-          <DialogTitle className="break-words">{messages.documents.modalTitle(name ?? '')}</DialogTitle>
+          <DialogTitle className="[overflow-wrap:anywhere]">{messages.documents.modalTitle(name ?? '')}</DialogTitle>
           <DialogDescription>Upload and manage what this personality knows, and see what people ask it.</DialogDescription>
         </DialogHeader>
         <Tabs value={tab} onValueChange={setTab} className="min-h-0 min-w-0 flex-1">
@@ -132,7 +135,9 @@ function ManageDocumentsModal({ personalityId, personalityName, onClose }: Omit<
 
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className={owner ? 'flex flex-col sm:max-w-3xl' : 'sm:max-w-md'}>{body}</DialogContent>
+      <DialogContent className={owner ? 'flex flex-col sm:max-w-3xl' : 'sm:max-w-md'} onCloseAutoFocus={returnFocus}>
+        {body}
+      </DialogContent>
     </Dialog>
   );
 }

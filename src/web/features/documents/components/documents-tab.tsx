@@ -1,7 +1,7 @@
 // The Documents tab: upload (files, articles by URL, audio to transcribe, a recording, a voice sample to clone) above the document list, or one
 // document's chunk viewer in their place. The list stays live (event stream, else polling) the
 // whole time the tab is open, so the viewer's document is current too.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { limits } from '../../../../shared/limits';
 import { useListDocuments } from '../api/list-documents';
 import { useDocumentEvents } from '../hooks/use-document-events';
@@ -22,11 +22,33 @@ export function DocumentsTab({ personalityId }: { personalityId: string }) {
   useTranscriptionToasts(list.data);
   const viewing = viewingId ? list.data?.find((d) => d.id === viewingId) : undefined;
 
+  // "Back to Documents": focus returns to the "View chunks of ..." button the viewer was opened
+  // from (the viewer, and the button that had focus, are gone).
+  const root = useRef<HTMLDivElement>(null);
+  const [returnTo, setReturnTo] = useState<string | null>(null);
+  useEffect(() => {
+    if (viewing || !returnTo) return;
+    const button = Array.from(root.current?.querySelectorAll<HTMLElement>('[data-open-document]') ?? []).find(
+      (el) => el.dataset.openDocument === returnTo,
+    );
+    button?.focus();
+    setReturnTo(null);
+  }, [viewing, returnTo]);
+
   if (viewing) {
-    return <ChunkViewer personalityId={personalityId} document={viewing} onBack={() => setViewingId(null)} />;
+    return (
+      <ChunkViewer
+        personalityId={personalityId}
+        document={viewing}
+        onBack={() => {
+          setReturnTo(viewing.id);
+          setViewingId(null);
+        }}
+      />
+    );
   }
   return (
-    <div className="grid min-w-0 gap-6 pt-1">
+    <div ref={root} className="grid min-w-0 gap-6 pt-1">
       <div className="grid gap-4 md:grid-cols-[3fr_2fr]">
         <DocumentUpload personalityId={personalityId} />
         <UrlImportForm personalityId={personalityId} />

@@ -46,7 +46,7 @@ export function QuestionsTab({ personalityId }: { personalityId: string }) {
       <ul aria-label="Questions" className="grid gap-2">
         {questions.data.map((q) => (
           <li key={q.id} className="grid min-w-0 gap-1.5 rounded-lg border bg-card p-3">
-            <p className="text-sm break-words whitespace-pre-wrap">{q.questionText}</p>
+            <p className="text-sm [overflow-wrap:anywhere] whitespace-pre-wrap">{q.questionText}</p>
             <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
               <time dateTime={q.askedAt}>{formatDateTime(q.askedAt)}</time>
               {q.isRegisteredUser && <Badge variant="secondary">{messages.questions.registeredUser}</Badge>}

@@ -142,4 +142,54 @@ describe('recording widget', () => {
     await act(async () => {});
     expect(widget.getByRole('button', { name: 'Start Recording' })).toBeEnabled();
   });
+
+  it('keeps focus on Start/Stop Recording while the microphone starts and after Stop (aria-disabled, not disabled)', async () => {
+    let open!: () => void;
+    getUserMedia.mockImplementationOnce(() => new Promise((resolve) => (open = () => resolve({ getTracks: () => [{ stop: trackStops }] }))));
+    const { widget, user } = setup();
+    const button = widget.getByRole('button', { name: 'Start Recording' });
+    button.focus();
+    await user.keyboard('{Enter}');
+    expect(widget.getByRole('status', { name: 'Recording state' })).toHaveTextContent('Starting…');
+    expect(button).toHaveAttribute('aria-disabled', 'true');
+    expect(button).toBeEnabled();
+    expect(button).toHaveFocus();
+    await user.keyboard('{Enter}'); // ignored while it waits
+    expect(getUserMedia).toHaveBeenCalledTimes(1);
+
+    await act(async () => open());
+    expect(await widget.findByRole('button', { name: 'Stop Recording' })).toBe(button);
+    expect(button).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(await widget.findByRole('button', { name: 'Play recording' })).toBeInTheDocument();
+    // A recording waits to be uploaded or discarded: Start Recording waits too, and keeps focus.
+    expect(widget.getByRole('button', { name: 'Start Recording' })).toBe(button);
+    expect(button).toHaveAttribute('aria-disabled', 'true');
+    expect(button).toHaveFocus();
+  });
+
+  it('shows the running clock but announces only "Recording"', async () => {
+    const { widget, user } = setup();
+    await user.click(widget.getByRole('button', { name: 'Start Recording' }));
+    await widget.findByRole('button', { name: 'Stop Recording' });
+    const state = widget.getByRole('status', { name: 'Recording state' });
+    await waitFor(() => expect(state).toHaveTextContent(/^Recording 0:0\d$/));
+    const spoken = state.cloneNode(true) as Element;
+    spoken.querySelectorAll('[aria-hidden="true"]').forEach((hidden) => hidden.remove());
+    expect(spoken.textContent?.trim()).toBe('Recording');
+  });
+
+  it('"Title Required" marks the title invalid, ties the message to it and focuses it', async () => {
+    const { widget, user } = setup();
+    await user.click(widget.getByRole('button', { name: 'Start Recording' }));
+    await user.click(await widget.findByRole('button', { name: 'Stop Recording' }));
+    await widget.findByRole('button', { name: 'Play recording' });
+    const title = widget.getByLabelText('Recording title');
+    expect(title).not.toHaveAttribute('aria-invalid');
+    await user.click(widget.getByRole('button', { name: 'Upload Recording' }));
+    expect(await widget.findByRole('alert')).toHaveTextContent(messages.documents.titleRequiredHint);
+    expect(title).toHaveAttribute('aria-invalid', 'true');
+    expect(title).toHaveAccessibleDescription(messages.documents.titleRequiredHint);
+    expect(title).toHaveFocus();
+  });
 });

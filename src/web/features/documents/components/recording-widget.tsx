@@ -25,17 +25,23 @@ export function RecordingWidget({ personalityId }: { personalityId: string }) {
   const [playing, setPlaying] = useState(false);
   const [title, setTitle] = useState('');
   const [error, setError] = useState<string | null>(null);
+  /** The field the error is about (only the title can be wrong; other errors are about the recording). */
+  const [errorField, setErrorField] = useState<'title' | null>(null);
   const [converting, setConverting] = useState(false);
   const recorder = useRef<DocumentRecorder | null>(null);
   const preview = useRef<HTMLAudioElement>(null);
+  const titleInput = useRef<HTMLInputElement>(null);
   const upload = useUploadAudio();
+  const busy = converting || upload.isPending;
 
   // The microphone is released if the modal closes mid-recording; the preview URL is freed.
   useEffect(() => () => recorder.current?.cancel(), []);
   useEffect(() => () => (previewUrl ? URL.revokeObjectURL(previewUrl) : undefined), [previewUrl]);
 
   async function start() {
+    if (phase !== 'idle' || busy) return;
     setError(null);
+    setErrorField(null);
     setPhase('starting');
     try {
       recorder.current = await startDocumentRecorder();
@@ -83,6 +89,7 @@ export function RecordingWidget({ personalityId }: { personalityId: string }) {
     setPlaying(false);
     setTitle('');
     setError(null);
+    setErrorField(null);
     setPhase('idle');
   }
 
@@ -94,6 +101,8 @@ export function RecordingWidget({ personalityId }: { personalityId: string }) {
   }
 
   async function send() {
+    if (busy) return;
+    setErrorField(null);
     if (!recording) {
       setError(messages.documents.noRecordingHint);
       toast.error(messages.documents.noRecording, { description: messages.documents.noRecordingHint });
@@ -102,6 +111,8 @@ export function RecordingWidget({ personalityId }: { personalityId: string }) {
     const name = title.trim();
     if (!name) {
       setError(messages.documents.titleRequiredHint);
+      setErrorField('title');
+      titleInput.current?.focus();
       toast.error(messages.documents.titleRequired, { description: messages.documents.titleRequiredHint });
       return;
     }
@@ -133,7 +144,12 @@ export function RecordingWidget({ personalityId }: { personalityId: string }) {
     );
   }
 
-  const busy = converting || upload.isPending;
+  const errorId = `${id}-error`;
+  const titleInvalid = errorField === 'title' && error !== null;
+  // Start Recording waits while the microphone starts, while a recording awaits upload or discard,
+  // and while it uploads. It stays focusable meanwhile (aria-disabled, presses ignored), so focus
+  // is not dropped to the page when it is pressed; Stop Recording takes its place in the same button.
+  const startWaits = phase === 'starting' || phase === 'stopped' || busy;
   return (
     <section aria-label="Record audio" className="grid min-w-0 content-start gap-2 rounded-lg border border-dashed p-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -141,11 +157,14 @@ export function RecordingWidget({ personalityId }: { personalityId: string }) {
           <MicIcon className="size-4 text-muted-foreground" aria-hidden />
           Record audio
         </p>
+        {/* Announces state changes only: the running clock is hidden from assistive technology. */}
         <p role="status" aria-label="Recording state" className="text-xs text-muted-foreground tabular-nums">
           {phase === 'recording' ? (
             <span className="inline-flex items-center gap-1 text-destructive">
               <CircleIcon className="size-2.5 animate-pulse fill-current" aria-hidden />
-              Recording {clock(seconds)}
+              <span>
+                Recording<span aria-hidden="true" data-testid="recording-clock"> {clock(seconds)}</span>
+              </span>
             </span>
           ) : phase === 'stopped' && recording ? (
             `Recorded ${clock(recording.seconds)}`
@@ -163,7 +182,7 @@ export function RecordingWidget({ personalityId }: { personalityId: string }) {
             Stop Recording
           </Button>
         ) : (
-          <Button type="button" size="sm" variant="secondary" disabled={phase === 'starting' || phase === 'stopped' || busy} onClick={() => void start()}>
+          <Button type="button" size="sm" variant="secondary" aria-disabled={startWaits || undefined} onClick={() => void start()}>
             <MicIcon aria-hidden />
             Start Recording
           </Button>
@@ -187,15 +206,25 @@ export function RecordingWidget({ personalityId }: { personalityId: string }) {
           <Label htmlFor={`${id}-title`} className="text-xs">
             Recording title
           </Label>
-          <Input id={`${id}-title`} value={title} maxLength={200} placeholder="e.g. How we met" disabled={busy} onChange={(e) => setTitle(e.target.value)} />
+          <Input
+            ref={titleInput}
+            id={`${id}-title`}
+            value={title}
+            maxLength={200}
+            placeholder="e.g. How we met"
+            disabled={busy}
+            aria-invalid={titleInvalid || undefined}
+            aria-describedby={titleInvalid ? errorId : undefined}
+            onChange={(e) => setTitle(e.target.value)}
+          />
         </div>
-        <Button type="button" size="sm" disabled={phase === 'recording' || busy} onClick={() => void send()}>
+        <Button type="button" size="sm" disabled={phase === 'recording'} aria-disabled={busy || undefined} onClick={() => void send()}>
           {busy ? <LoaderCircleIcon className="animate-spin" aria-hidden /> : <UploadIcon aria-hidden />}
           Upload Recording
         </Button>
       </div>
       {error && (
-        <p role="alert" className="text-xs break-words text-destructive">
+        <p id={errorId} role="alert" className="text-xs [overflow-wrap:anywhere] text-destructive">
           {error}
         </p>
       )}

@@ -1,5 +1,6 @@
 // The read-only source view: the referenced chunk marked and scrolled to, and the spec's words
 // for a document not processed yet and for a chunk that is gone.
+import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -106,5 +107,36 @@ describe('Source document dialog', () => {
     open(view({ document: { id: documentId, fileName: 'long.txt', isPrivate: false, chunkCount: 200 }, chunks, offset: 50, referencedChunkIndex: 100 }), 100);
     expect(await screen.findByText('Showing chunks 51–150 of 200')).toBeInTheDocument();
     expect(screen.getByRole('listitem', { name: 'Chunk 101' })).toHaveTextContent('Referenced');
+  });
+
+  it('gives focus back to the reference it was opened from when closed (Escape or Close)', async () => {
+    stubDocumentsApi({ user: null, source: view() });
+    // Opened by state, as the route opens it from a reply's reference: there is no dialog trigger.
+    function Reply() {
+      const [open, setOpen] = useState(false);
+      return (
+        <>
+          <button type="button" onClick={() => setOpen(true)}>
+            notes.txt (chunk 3)
+          </button>
+          {open && (
+            <SourceDocumentDialog personalityId={personalityId} personalityName="Ada Lovelace" documentId={documentId} chunkIndex={2} onClose={() => setOpen(false)} />
+          )}
+        </>
+      );
+    }
+    renderApp(<Reply />);
+    const user = userEvent.setup();
+    const chip = screen.getByRole('button', { name: 'notes.txt (chunk 3)' });
+    for (const close of ['{Escape}', 'Close'] as const) {
+      chip.focus();
+      await user.keyboard('{Enter}');
+      const dialog = await screen.findByRole('dialog', { name: 'Source document for Ada Lovelace' });
+      await within(dialog).findByRole('listitem', { name: 'Chunk 3' });
+      if (close === 'Close') await user.click(within(dialog).getAllByRole('button', { name: 'Close' })[0]!);
+      else await user.keyboard(close);
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      await waitFor(() => expect(chip).toHaveFocus());
+    }
   });
 });

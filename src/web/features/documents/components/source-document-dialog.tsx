@@ -6,6 +6,7 @@ import { LoaderCircleIcon } from 'lucide-react';
 import { referenceName } from '../../../../shared/document-reference';
 import { messages } from '../../../../shared/messages';
 import { errorMessage } from '../../../lib/api-client';
+import { useReturnFocus } from '../../../lib/focus-management';
 import { Alert, AlertDescription } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import {
@@ -34,6 +35,8 @@ export function SourceDocumentDialog({ personalityId, personalityName, documentI
   const content = useRef<HTMLDivElement>(null);
   const name = source.data?.personality.name ?? personalityName;
   const view = source.data;
+  // Opened through the URL from a reply's reference (no Radix trigger): focus goes back to it on close.
+  const returnFocus = useReturnFocus(true);
 
   let body;
   if (source.isPending) {
@@ -91,10 +94,11 @@ export function SourceDocumentDialog({ personalityId, personalityName, documentI
           event.preventDefault();
           content.current?.focus({ preventScroll: true });
         }}
+        onCloseAutoFocus={returnFocus}
       >
         <DialogHeader className="shrink-0">
-          <DialogTitle className="break-words">{name ? messages.documents.sourceTitle(name) : 'Source document'}</DialogTitle>
-          <DialogDescription className="break-words">
+          <DialogTitle className="[overflow-wrap:anywhere]">{name ? messages.documents.sourceTitle(name) : 'Source document'}</DialogTitle>
+          <DialogDescription className="[overflow-wrap:anywhere]">
             {view ? referenceName(view.document.fileName, chunkIndex) : 'The passage a reply drew on.'}
           </DialogDescription>
         </DialogHeader>

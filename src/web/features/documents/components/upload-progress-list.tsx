@@ -36,7 +36,7 @@ export function UploadProgressList({ items, onDismiss }: Props) {
             )}
           </div>
           {item.state === 'failed' ? (
-            <p role="alert" className="text-xs break-words text-destructive">
+            <p role="alert" className="text-xs [overflow-wrap:anywhere] text-destructive">
               {item.error}
             </p>
           ) : (

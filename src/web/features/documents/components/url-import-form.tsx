@@ -60,7 +60,7 @@ export function UrlImportForm({ personalityId }: { personalityId: string }) {
         </Button>
       </div>
       {error ? (
-        <p id={`${inputId}-error`} role="alert" className="text-xs break-words text-destructive">
+        <p id={`${inputId}-error`} role="alert" className="text-xs [overflow-wrap:anywhere] text-destructive">
           {error}
         </p>
       ) : (

@@ -103,7 +103,7 @@ export function VoiceCloneForm({ personalityId }: { personalityId: string }) {
         </Button>
       </div>
       {error && (
-        <p role="alert" className="text-xs break-words text-destructive">
+        <p role="alert" className="text-xs [overflow-wrap:anywhere] text-destructive">
           {error}
         </p>
       )}

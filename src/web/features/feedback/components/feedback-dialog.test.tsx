@@ -85,6 +85,26 @@ describe('feedback dialog', () => {
     expect(api.callsTo('POST', '/api/feedback')[0]!.body).toMatchObject({ category: 'general', rating: null, feedback: 'Fine' });
   });
 
+  it('announces only the rating chosen, not each star focused on the way', async () => {
+    fakeApi();
+    const { user } = await openDialog();
+    const live = screen.getByTestId('rating-label');
+    expect(live).toHaveAttribute('aria-live', 'polite');
+    expect(live).toHaveTextContent('No rating');
+    screen.getByRole('button', { name: '1 - Poor' }).focus();
+    await user.tab();
+    await user.tab();
+    // Tabbing across the stars chose nothing: nothing new to announce.
+    expect(screen.getByRole('button', { name: '3 - Good' })).toHaveFocus();
+    expect(live).toHaveTextContent('No rating');
+    await user.keyboard('{Enter}');
+    expect(live).toHaveTextContent('Good');
+    await user.tab();
+    expect(live).toHaveTextContent('Good');
+    await user.keyboard('{Shift>}{Tab}{/Shift}{Enter}');
+    expect(live).toHaveTextContent('No rating');
+  });
+
   it('thanks the person and resets the form after success', async () => {
     fakeApi();
     const { user } = await openDialog();

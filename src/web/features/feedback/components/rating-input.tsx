@@ -46,8 +46,11 @@ export function RatingInput({ value, onChange, labelledBy }: RatingInputProps) {
           );
         })}
       </div>
-      <span className="min-w-20 text-sm text-muted-foreground" aria-live="polite">
-        {shown !== null ? RATING_LABELS[shown - 1] : 'No rating'}
+      {/* Says the rating chosen, and is announced when it changes. Hovering or tabbing across the
+          stars lights them (and each star's title names it) but changes nothing here, so a screen
+          reader is not told "Fair", "Good", ... on the way. */}
+      <span className="min-w-20 text-sm text-muted-foreground" aria-live="polite" data-testid="rating-label">
+        {value !== null ? RATING_LABELS[value - 1] : 'No rating'}
       </span>
     </div>
   );

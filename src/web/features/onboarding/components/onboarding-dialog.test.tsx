@@ -98,4 +98,36 @@ describe('onboarding dialog', () => {
     view.rerender(<OnboardingDialog userId="user-2" />);
     expect(await screen.findByRole('dialog', { name: titles[0] })).toBeInTheDocument();
   });
+
+  it('keeps focus inside the dialog on Previous/Next, and announces each step with its title', async () => {
+    render(<OnboardingDialog userId="user-1" />);
+    const user = userEvent.setup();
+    await screen.findByRole('dialog', { name: titles[0] });
+    const next = screen.getByRole('button', { name: 'Next' });
+    next.focus();
+    await user.keyboard('{Enter}');
+    // The title is a live region: the new step is announced by its title.
+    const title = screen.getByRole('heading', { name: titles[1] });
+    expect(title).toHaveAttribute('aria-live', 'polite');
+    expect(screen.getByRole('dialog')).toHaveAccessibleName(titles[1]);
+    expect(next).toHaveFocus();
+    await user.keyboard('{Enter}');
+    await user.keyboard('{Enter}');
+    // Next became Get Started in place: focus stayed on it.
+    expect(screen.getByRole('button', { name: 'Get Started' })).toBe(next);
+    expect(next).toHaveFocus();
+    expect(title).toHaveTextContent(titles[3]);
+
+    const previous = screen.getByRole('button', { name: 'Previous' });
+    previous.focus();
+    await user.keyboard('{Enter}');
+    await user.keyboard('{Enter}');
+    expect(previous).toHaveFocus();
+    expect(title).toHaveTextContent(titles[1]);
+    // Back on step 1 Previous is disabled: focus goes to the step's title, not out of the dialog.
+    await user.keyboard('{Enter}');
+    expect(previous).toBeDisabled();
+    await waitFor(() => expect(screen.getByRole('heading', { name: titles[0] })).toHaveFocus());
+    expect(screen.getByRole('dialog')).toContainElement(document.activeElement as HTMLElement);
+  });
 });

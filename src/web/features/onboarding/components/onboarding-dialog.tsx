@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ArrowLeft, ArrowRight, Rocket } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog';
@@ -23,6 +23,20 @@ function OnboardingContent({ onFinish }: { onFinish: () => void }) {
   const step = onboardingSteps[index]!;
   const isLast = index === total - 1;
   const Icon = step.icon;
+  const title = useRef<HTMLHeadingElement>(null);
+  // Previous on step 2 disables itself: focus would drop out of the dialog, so it goes to the
+  // step's title instead. Otherwise the button pressed keeps it (Next becomes Get Started in place).
+  const [focusTitle, setFocusTitle] = useState(false);
+  useEffect(() => {
+    if (!focusTitle) return;
+    title.current?.focus();
+    setFocusTitle(false);
+  }, [focusTitle]);
+
+  const previous = () => {
+    if (index === 1) setFocusTitle(true);
+    setIndex((i) => Math.max(0, i - 1));
+  };
 
   return (
     <DialogContent className="sm:max-w-xl">
@@ -38,7 +52,10 @@ function OnboardingContent({ onFinish }: { onFinish: () => void }) {
           <span className="flex size-11 shrink-0 items-center justify-center rounded-xl bg-gradient-mystical text-mystical-foreground shadow-glow">
             <Icon className="size-5" aria-hidden="true" />
           </span>
-          <DialogTitle>{step.title}</DialogTitle>
+          {/* Live too: each new step is announced with its title, not only its number. */}
+          <DialogTitle ref={title} tabIndex={-1} aria-live="polite" className="outline-none">
+            {step.title}
+          </DialogTitle>
         </div>
         <DialogDescription className="sr-only">A short tour of Kindred</DialogDescription>
       </DialogHeader>
@@ -46,21 +63,24 @@ function OnboardingContent({ onFinish }: { onFinish: () => void }) {
       <div className="min-h-44 sm:min-h-68">{step.body}</div>
 
       <DialogFooter className="flex-row justify-between gap-2 sm:justify-between">
-        <Button variant="outline" onClick={() => setIndex((i) => i - 1)} disabled={index === 0}>
+        <Button variant="outline" onClick={previous} disabled={index === 0}>
           <ArrowLeft aria-hidden="true" />
           Previous
         </Button>
-        {isLast ? (
-          <Button variant="mystical" onClick={onFinish}>
-            <Rocket aria-hidden="true" />
-            Get Started
-          </Button>
-        ) : (
-          <Button variant="mystical" onClick={() => setIndex((i) => i + 1)}>
-            Next
-            <ArrowRight aria-hidden="true" />
-          </Button>
-        )}
+        {/* One button, so focus stays on it when Next becomes Get Started on the last step. */}
+        <Button variant="mystical" onClick={isLast ? onFinish : () => setIndex((i) => i + 1)}>
+          {isLast ? (
+            <>
+              <Rocket aria-hidden="true" />
+              Get Started
+            </>
+          ) : (
+            <>
+              Next
+              <ArrowRight aria-hidden="true" />
+            </>
+          )}
+        </Button>
       </DialogFooter>
     </DialogContent>
   );

@@ -140,3 +140,27 @@ describe('export a character card', () => {
     expect(within(card).queryByRole('button', { name: /as a character card/ })).toBeNull();
   });
 });
+
+describe('focus after the card dialogs (opened without a dialog trigger)', () => {
+  it('goes back to the Export button on Escape, and to Import on Close', async () => {
+    stubApi({ viewer: ada, personalities: [makePersonality({ id: 'p-plain', name: 'Plain' })] });
+    const user = userEvent.setup();
+    renderWithApp(dashboard);
+
+    const exportButton = within(await screen.findByRole('article', { name: 'Plain' })).getByRole('button', { name: 'Export Plain as a character card' });
+    exportButton.focus();
+    await user.keyboard('{Enter}');
+    await screen.findByRole('dialog', { name: 'Export Plain' }, { timeout: 10_000 });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(exportButton).toHaveFocus());
+
+    const importButton = screen.getByRole('button', { name: 'Import' });
+    importButton.focus();
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Import a character card' }, { timeout: 10_000 });
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(importButton).toHaveFocus());
+  });
+});

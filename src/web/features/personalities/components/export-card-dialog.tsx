@@ -7,6 +7,7 @@ import { messages } from '../../../../shared/messages';
 import type { Personality } from '../../../../shared/schemas/personality';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog';
+import { useReturnFocus } from '../../../lib/focus-management';
 import { cardUrls } from '../api/import-card';
 
 interface Props {
@@ -16,11 +17,13 @@ interface Props {
 }
 
 export default function ExportCardDialog({ personality: p, open, onOpenChange }: Props) {
+  // Opened by state (no Radix trigger): focus goes back to the card's Export button on close.
+  const returnFocus = useReturnFocus(open);
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-md">
+      <DialogContent className="sm:max-w-md" onCloseAutoFocus={returnFocus}>
         <DialogHeader>
-          <DialogTitle className="break-words">Export {p.name}</DialogTitle>
+          <DialogTitle className="[overflow-wrap:anywhere]">Export {p.name}</DialogTitle>
           <DialogDescription>
             A Character Card V2 file with the name, description, behaviour instructions, greeting and imported lorebook.{' '}
             {messages.cards.exportNote}

@@ -9,6 +9,7 @@ import { messages } from '../../../../shared/messages';
 import { limits } from '../../../../shared/limits';
 import type { CardPreview } from '../../../../shared/schemas/character-card';
 import { errorMessage } from '../../../lib/api-client';
+import { useReturnFocus } from '../../../lib/focus-management';
 import { Alert, AlertDescription } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog';
@@ -29,6 +30,8 @@ export default function ImportCardDialog({ open, onOpenChange }: Props) {
   const previewCard = usePreviewCard();
   const importCard = useImportCard();
   const busy = previewCard.isPending || importCard.isPending;
+  // Opened by state (no Radix trigger): focus goes back to the Import button on close.
+  const returnFocus = useReturnFocus(open);
 
   const reset = () => {
     setFile(null);
@@ -63,7 +66,7 @@ export default function ImportCardDialog({ open, onOpenChange }: Props) {
 
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : close())}>
-      <DialogContent className="max-h-[90dvh] overflow-y-auto sm:max-w-lg">
+      <DialogContent className="max-h-[90dvh] overflow-y-auto sm:max-w-lg" onCloseAutoFocus={returnFocus}>
         <DialogHeader>
           <DialogTitle>Import a character card</DialogTitle>
           <DialogDescription>
@@ -88,7 +91,7 @@ export default function ImportCardDialog({ open, onOpenChange }: Props) {
         )}
         {error && (
           <Alert variant="destructive" role="alert" data-testid="import-card-error">
-            <AlertDescription className="break-words">{error}</AlertDescription>
+            <AlertDescription className="[overflow-wrap:anywhere]">{error}</AlertDescription>
           </Alert>
         )}
         {preview && (
@@ -127,7 +130,7 @@ function PreviewField({ label, value }: { label: string; value: string }) {
     <div className="grid gap-0.5">
       <span className="text-xs font-medium tracking-wide text-muted-foreground uppercase">{label}</span>
       {/* Card text is data: rendered as text, never as HTML. */}
-      <p className="line-clamp-6 break-words whitespace-pre-line" data-testid={`card-preview-${label.toLowerCase().replace(/\s+/g, '-')}`}>
+      <p className="line-clamp-6 [overflow-wrap:anywhere] whitespace-pre-line" data-testid={`card-preview-${label.toLowerCase().replace(/\s+/g, '-')}`}>
         {value || <span className="text-muted-foreground italic">(none)</span>}
       </p>
     </div>

@@ -96,6 +96,25 @@ describe('personalities dashboard', () => {
     await user.click(screen.getByRole('button', { name: 'Back to personalities' }));
     expect(await screen.findByRole('article', { name: 'Socrates' })).toBeInTheDocument();
     expect(location()).toBe('/');
+    // Focus returns to where the person left the library.
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Start Chat with Socrates' })).toHaveFocus());
+  });
+
+  it('gives focus back to "Add Personality" when its form closes (Cancel, or created)', async () => {
+    stubApi({ viewer: ada });
+    renderWithApp(dashboard);
+    const user = userEvent.setup();
+    const add = await screen.findByRole('button', { name: 'Add Personality' });
+    await user.click(add);
+    expect(add).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(add).toHaveFocus());
+
+    await user.keyboard('{Enter}');
+    await user.type(screen.getByLabelText('Name'), 'Hypatia');
+    await user.click(screen.getByRole('button', { name: 'Create Personality' }));
+    expect(await screen.findByRole('article', { name: 'Hypatia' })).toBeInTheDocument();
+    await waitFor(() => expect(add).toHaveFocus());
   });
 
   it('opens a conversation from the URL, and Back leaves it even without history', async () => {
@@ -106,6 +125,7 @@ describe('personalities dashboard', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Back to personalities' }));
     expect(await screen.findByRole('article', { name: 'Hypatia' })).toBeInTheDocument();
     expect(location()).toBe('/');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Start Chat with Hypatia' })).toHaveFocus());
   });
 
   it('says so when the conversation asked for is not visible', async () => {

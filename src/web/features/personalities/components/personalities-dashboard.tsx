@@ -2,7 +2,7 @@
 // create form and the grid; or, when ?chat={id} is set, that personality's conversation.
 // Other features plug in through props, so this feature imports none of them: the route passes
 // the conversation view and the documents modal opener.
-import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ArrowLeftIcon, FileUpIcon, LogInIcon, PlusIcon } from 'lucide-react';
@@ -12,6 +12,7 @@ import { useViewer } from '../../auth/hooks/use-viewer';
 import { useListPersonalities } from '../api/list-personalities';
 import { personalityKeys } from '../api/personality-keys';
 import { useChatParam } from '../hooks/use-chat-param';
+import { LIBRARY_TITLE_ID, startChatButtonId } from '../utils/focus-targets';
 import { PersonalityCreateForm } from './personality-create-form';
 import { PersonalityGrid } from './personality-grid';
 
@@ -41,6 +42,30 @@ export function PersonalitiesDashboard({ renderConversation, onOpenDocuments = n
     () => void queryClient.invalidateQueries({ queryKey: personalityKeys.lists() }),
     [queryClient],
   );
+  const addButton = useRef<HTMLButtonElement>(null);
+  const title = useRef<HTMLHeadingElement>(null);
+
+  // Leaving a conversation (Back, or the browser's back button): focus goes to that
+  // personality's Start Chat button, where the person left the library (its title if it is gone).
+  const leftChat = useRef<string | null>(null);
+  useEffect(() => {
+    if (chatId) {
+      leftChat.current = chatId;
+      return;
+    }
+    const id = leftChat.current;
+    if (!id || !list.data) return;
+    leftChat.current = null;
+    (document.getElementById(startChatButtonId(id)) ?? title.current)?.focus();
+  }, [chatId, list.data]);
+
+  // "Add Personality" is disabled while its form is open: when the form closes (Cancel, or the
+  // personality was created), focus goes back to it.
+  const wasCreating = useRef(false);
+  useEffect(() => {
+    if (wasCreating.current && !creating) addButton.current?.focus();
+    wasCreating.current = creating;
+  }, [creating]);
 
   if (chatId) {
     const personality = list.data?.find((p) => p.id === chatId);
@@ -71,7 +96,12 @@ export function PersonalitiesDashboard({ renderConversation, onOpenDocuments = n
     <div className="mx-auto grid w-full max-w-6xl gap-8 px-4 py-6 sm:px-6 sm:py-10">
       <section aria-labelledby="personalities-title" className="flex flex-col gap-5 md:flex-row md:items-end md:justify-between">
         <div className="grid max-w-2xl gap-2">
-          <h1 id="personalities-title" className="font-display text-3xl font-semibold tracking-tight sm:text-4xl">
+          <h1
+            id={LIBRARY_TITLE_ID}
+            ref={title}
+            tabIndex={-1}
+            className="font-display text-3xl font-semibold tracking-tight outline-none sm:text-4xl"
+          >
             <span className="mystical-text">Kindred spirits</span>
           </h1>
           <p className="text-base leading-relaxed text-muted-foreground">
@@ -81,7 +111,7 @@ export function PersonalitiesDashboard({ renderConversation, onOpenDocuments = n
         </div>
         {viewer.isLoading ? null : signedIn ? (
           <div className="flex flex-wrap gap-2 self-start md:self-auto">
-            <Button variant="mystical" size="lg" onClick={() => setCreating(true)} aria-expanded={creating} disabled={creating}>
+            <Button ref={addButton} variant="mystical" size="lg" onClick={() => setCreating(true)} aria-expanded={creating} disabled={creating}>
               <PlusIcon aria-hidden />
               Add Personality
             </Button>

@@ -110,12 +110,13 @@ describe('personality card', () => {
     const patches = api.calls.filter((c) => c.method === 'PATCH');
     expect(patches).toHaveLength(1);
     expect(patches[0].path).toBe(`/api/personalities/${p.id}`);
-    expect(patches[0].body).toMatchObject({
+    // Only what the form changed (the voice settings together), with the version it was opened from.
+    expect(patches[0].body).toEqual({
       name: 'New name',
-      description: 'Old description',
       voiceProvider: 'elevenlabs',
       voice: 'female',
       agentId: 'agent_9',
+      expectedUpdatedAt: p.updatedAt,
     });
     expect(await card('New name')).toBeInTheDocument();
     expect(screen.queryByRole('form', { name: /^Edit/ })).toBeNull();
@@ -134,7 +135,7 @@ describe('personality card', () => {
     expect(await screen.findByText('Personality updated successfully')).toBeInTheDocument();
     const patches = api.calls.filter((c) => c.method === 'PATCH');
     expect(patches).toHaveLength(1);
-    expect(patches[0].body).toMatchObject({ name: 'Mirella', greeting: 'Welcome aboard the Gull.' });
+    expect(patches[0].body).toEqual({ greeting: 'Welcome aboard the Gull.', expectedUpdatedAt: p.updatedAt });
   });
 
   it('edit shows the openai voice and phonetic setting the personality has', async () => {
@@ -218,5 +219,28 @@ describe('personality card', () => {
     expect(screen.getByRole('button', { name: 'Delete Keys' })).toHaveFocus();
     await user.keyboard('{Enter}');
     expect(await screen.findByRole('alertdialog', { name: 'Delete Keys?' })).toBeInTheDocument();
+  });
+
+  it('after a delete, focus goes to the next card (the previous one for the last card, then the title)', async () => {
+    const { user } = renderLibrary(ada, [makePersonality({ id: 'p-a', name: 'Alpha' }), makePersonality({ id: 'p-b', name: 'Beta' }), makePersonality({ id: 'p-c', name: 'Gamma' })]);
+    const remove = async (name: string) => {
+      within(await card(name)).getByRole('button', { name: `Delete ${name}` }).focus();
+      await user.keyboard('{Enter}');
+      await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+      await waitFor(() => expect(screen.queryByRole('article', { name })).toBeNull());
+    };
+    await remove('Alpha');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Edit Beta' })).toHaveFocus());
+    await remove('Gamma');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Edit Beta' })).toHaveFocus());
+    await remove('Beta');
+    await waitFor(() => expect(screen.getByRole('heading', { level: 1, name: 'Kindred spirits' })).toHaveFocus());
+  });
+
+  it('marks names and descriptions dir="auto" (they may be right-to-left)', async () => {
+    renderLibrary(ada, [makePersonality({ name: 'جبران خليل جبران', description: 'شاعر وكاتب' })]);
+    const article = await card('جبران خليل جبران');
+    expect(within(article).getByText('جبران خليل جبران')).toHaveAttribute('dir', 'auto');
+    expect(within(article).getByText('شاعر وكاتب').closest('p')).toHaveAttribute('dir', 'auto');
   });
 });

@@ -9,6 +9,7 @@ import { SafeLinks } from '../../../lib/safe-links';
 import { cn } from '../../../lib/cn';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '../../../components/ui/card';
+import { startChatButtonId } from '../utils/focus-targets';
 import { isCreatedByAnother } from '../utils/personality-labels';
 import { PersonalityBadges } from './personality-badges';
 import { PersonalityEditForm } from './personality-edit-form';
@@ -55,7 +56,7 @@ export function PersonalityCard({ personality: p, signedIn, onStartChat, onOpenD
       {editing ? (
         <>
           <CardHeader>
-            <CardTitle id={titleId} className="text-lg">
+            <CardTitle id={titleId} className="min-w-0 text-lg [overflow-wrap:anywhere]">
               Editing {p.name}
             </CardTitle>
           </CardHeader>
@@ -77,7 +78,7 @@ export function PersonalityCard({ personality: p, signedIn, onStartChat, onOpenD
                     className="size-12 shrink-0 rounded-full border object-cover"
                   />
                 )}
-                <CardTitle id={titleId} className="min-w-0 break-words">
+                <CardTitle id={titleId} dir="auto" className="min-w-0 [overflow-wrap:anywhere]">
                   {p.name}
                 </CardTitle>
               </div>
@@ -118,7 +119,7 @@ export function PersonalityCard({ personality: p, signedIn, onStartChat, onOpenD
           </CardHeader>
           <CardContent className="flex flex-1 flex-col gap-3">
             {p.description ? (
-              <p className="line-clamp-5 text-sm leading-relaxed break-words whitespace-pre-line text-muted-foreground">
+              <p dir="auto" className="line-clamp-5 text-sm leading-relaxed [overflow-wrap:anywhere] whitespace-pre-line text-muted-foreground">
                 <SafeLinks text={p.description} />
               </p>
             ) : (
@@ -130,6 +131,7 @@ export function PersonalityCard({ personality: p, signedIn, onStartChat, onOpenD
           </CardContent>
           <CardFooter className="flex-wrap">
             <Button
+              id={startChatButtonId(p.id)}
               variant="personality"
               className="flex-1"
               onClick={() => onStartChat(p)}

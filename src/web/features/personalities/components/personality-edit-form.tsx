@@ -1,6 +1,6 @@
 // Inline edit on the owner's card. A blank name is silently not saved (spec section 5): no
 // request goes out and the form stays open.
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { LoaderCircleIcon } from 'lucide-react';
 import { messages } from '../../../../shared/messages';
@@ -8,7 +8,7 @@ import type { Personality } from '../../../../shared/schemas/personality';
 import { ApiError } from '../../../lib/api-client';
 import { Button } from '../../../components/ui/button';
 import { useUpdatePersonality } from '../api/update-personality';
-import { formValuesFrom, toRequestBody, type PersonalityFormValues } from '../utils/personality-form';
+import { formValuesFrom, rebaseForm, toUpdateBody, type PersonalityFormValues } from '../utils/personality-form';
 import { PersonalityTextFields } from './personality-text-fields';
 import { PersonalityVoiceFields } from './personality-voice-fields';
 
@@ -19,14 +19,24 @@ interface Props {
 
 export function PersonalityEditForm({ personality, onDone }: Props) {
   const [values, setValues] = useState<PersonalityFormValues>(() => formValuesFrom(personality));
+  // The personality as the form last knew it: what "changed" is measured against, and the version
+  // the save expects (another tab's save, or a voice clone, moves it on).
+  const [baseline, setBaseline] = useState(() => ({ values: formValuesFrom(personality), updatedAt: personality.updatedAt }));
   const update = useUpdatePersonality();
+
+  useEffect(() => {
+    if (personality.updatedAt === baseline.updatedAt) return;
+    const fresh = formValuesFrom(personality);
+    setValues((v) => rebaseForm(v, baseline.values, fresh));
+    setBaseline({ values: fresh, updatedAt: personality.updatedAt });
+  }, [personality, baseline]);
   const idPrefix = `edit-${personality.id}`;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!values.name.trim()) return;
     update.mutate(
-      { id: personality.id, changes: toRequestBody(values) },
+      { id: personality.id, changes: toUpdateBody(values, baseline.values, baseline.updatedAt) },
       {
         onSuccess: () => {
           toast.success(messages.personality.updated);

@@ -81,7 +81,7 @@ export function PersonalityGrid(props: Props) {
     <ul className={gridClass} aria-label="Personalities">
       {personalities.map((p) => (
         // A card being edited (it holds a form) takes the whole row, so the form has room.
-        <li key={p.id} className="grid has-[form]:col-span-full">
+        <li key={p.id} className="grid min-w-0 grid-cols-[minmax(0,1fr)] has-[form]:col-span-full">
           <PersonalityCard
             personality={p}
             signedIn={signedIn}

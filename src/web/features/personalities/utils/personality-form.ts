@@ -2,7 +2,7 @@
 // defaults to default; choosing openai sets the voice to alloy, elevenlabs to the female preset.
 import { defaultVoiceFor } from '../../../../shared/voice-rules';
 import type { VoiceProvider } from '../../../../shared/limits';
-import type { CreatePersonalityInput, Personality } from '../../../../shared/schemas/personality';
+import type { CreatePersonalityInput, Personality, UpdatePersonalityInput } from '../../../../shared/schemas/personality';
 
 export interface PersonalityFormValues {
   name: string;
@@ -63,4 +63,33 @@ export function toRequestBody(values: PersonalityFormValues): CreatePersonalityI
   };
   if (provider === 'openai') body.enablePhoneticTranscription = values.enablePhoneticTranscription;
   return body;
+}
+
+const VOICE_KEYS = ['voiceProvider', 'voice', 'agentId', 'enablePhoneticTranscription'] as const;
+
+/**
+ * An edit's request body: only what the person changed from `original` (the form as opened), so a
+ * change made elsewhere meanwhile to another field stands; the voice settings go together when any
+ * of them changed. `updatedAt` is the version the form was opened from: the server refuses the
+ * save (409) if the personality changed after it, rather than overwrite that change.
+ */
+export function toUpdateBody(values: PersonalityFormValues, original: PersonalityFormValues, updatedAt: string): UpdatePersonalityInput {
+  const now = toRequestBody(values) as Record<string, unknown>;
+  const before = toRequestBody(original) as Record<string, unknown>;
+  const body: Record<string, unknown> = { expectedUpdatedAt: updatedAt };
+  for (const key of Object.keys(now)) if (now[key] !== before[key] && !(VOICE_KEYS as readonly string[]).includes(key)) body[key] = now[key];
+  if (VOICE_KEYS.some((key) => now[key] !== before[key])) for (const key of VOICE_KEYS) if (key in now) body[key] = now[key];
+  return body as UpdatePersonalityInput;
+}
+
+/**
+ * The form after the personality changed elsewhere while it was open (the list was read again):
+ * fields the person has not touched take the new values; those they edited keep their edits.
+ */
+export function rebaseForm(values: PersonalityFormValues, original: PersonalityFormValues, fresh: PersonalityFormValues): PersonalityFormValues {
+  const out = { ...values } as Record<string, unknown>;
+  for (const key of Object.keys(fresh) as (keyof PersonalityFormValues)[]) {
+    if (values[key] === original[key]) out[key] = fresh[key];
+  }
+  return out as unknown as PersonalityFormValues;
 }

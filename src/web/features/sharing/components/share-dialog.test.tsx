@@ -111,7 +111,12 @@ describe('Share dialog: people', () => {
         serverMessage && c.method === 'POST' ? { status: 400, body: { error: { code: 'BAD_REQUEST', message: serverMessage } } } : undefined,
     });
     await user.type(dialog.getByLabelText('Add a person by email'), `${email}{Enter}`);
-    expect(await screen.findByText(shown)).toBeInTheDocument();
+    // Under the field, tied to it (a toast is hidden from screen readers behind the dialog), and in the toast.
+    expect(await dialog.findByText(shown)).toBeInTheDocument();
+    expect(dialog.getByLabelText('Add a person by email')).toHaveAttribute('aria-invalid', 'true');
+    expect(dialog.getByLabelText('Add a person by email')).toHaveAccessibleDescription(shown);
+    expect(dialog.getByLabelText('Add a person by email')).toHaveFocus();
+    expect(screen.getAllByText(shown)).toHaveLength(2);
     expect(screen.queryByText('User added')).toBeNull();
   });
 
@@ -119,7 +124,8 @@ describe('Share dialog: people', () => {
     const { api, user, dialog } = await openShare();
     api.fetchMock.mockImplementationOnce(() => Promise.reject(new TypeError('offline')));
     await user.type(dialog.getByLabelText('Add a person by email'), 'bob@example.com{Enter}');
-    expect(await screen.findByText('Failed to share personality')).toBeInTheDocument();
+    expect(await dialog.findByText('Failed to share personality')).toBeInTheDocument();
+    expect(screen.getAllByText('Failed to share personality')).toHaveLength(2);
   });
 
   it('lists people ("Unknown" when the e-mail is missing) and removes them', async () => {

@@ -97,7 +97,7 @@ export function ShareDialog({ personality, onChanged, triggerClassName }: Props)
       </DialogTrigger>
       <DialogContent className="sm:max-w-md">
         <DialogHeader>
-          <DialogTitle className="break-words">Share {personality.name}</DialogTitle>
+          <DialogTitle className="[overflow-wrap:anywhere]">Share {personality.name}</DialogTitle>
           <DialogDescription>Choose who can see and chat with this personality.</DialogDescription>
         </DialogHeader>
         <SharingLevelSelect value={level} isAdmin={isAdmin} disabled={update.isPending} onChange={onSelect} />

@@ -1,6 +1,6 @@
 // "Add a user by email" and the "Shared with (n)" list with remove buttons. Adding to a private
 // personality makes it shared on the server; the new level is passed up.
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { LoaderCircleIcon, UserPlusIcon, XIcon } from 'lucide-react';
 import type { SharingType } from '../../../../shared/limits';
@@ -20,7 +20,12 @@ interface Props {
 
 export function SharePeople({ personalityId, onLevelChanged }: Props) {
   const [email, setEmail] = useState('');
+  // The refusal, also shown under the field: a toast is hidden from screen readers while this
+  // dialog is open (everything outside a modal dialog is), and it is not tied to the field.
+  const [addError, setAddError] = useState<string | null>(null);
+  const emailInput = useRef<HTMLInputElement>(null);
   const inputId = useId();
+  const errorId = `${inputId}-error`;
   const shares = useListShares(personalityId, true);
   const add = useAddShare();
   const remove = useRemoveShare();
@@ -29,6 +34,7 @@ export function SharePeople({ personalityId, onLevelChanged }: Props) {
     event.preventDefault();
     const trimmed = email.trim();
     if (!trimmed || add.isPending) return; // Spec: empty or blank is ignored.
+    setAddError(null);
     add.mutate(
       { personalityId, email: trimmed },
       {
@@ -39,8 +45,12 @@ export function SharePeople({ personalityId, onLevelChanged }: Props) {
         },
         // The server's messages are the spec's: "User with this email not found", "This user is
         // already added", "You cannot share a personality with yourself".
-        onError: (err) =>
-          toast.error(err instanceof ApiError && err.status > 0 ? err.message : messages.sharing.shareFailed),
+        onError: (err) => {
+          const message = err instanceof ApiError && err.status > 0 ? err.message : messages.sharing.shareFailed;
+          toast.error(message);
+          setAddError(message);
+          emailInput.current?.focus();
+        },
       },
     );
   }
@@ -52,18 +62,29 @@ export function SharePeople({ personalityId, onLevelChanged }: Props) {
         <Label htmlFor={inputId}>Add a person by email</Label>
         <div className="flex gap-2">
           <Input
+            ref={emailInput}
             id={inputId}
             type="email"
             autoComplete="off"
             placeholder="name@example.com"
             value={email}
-            onChange={(e) => setEmail(e.target.value)}
+            aria-invalid={addError ? true : undefined}
+            aria-describedby={addError ? errorId : undefined}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              setAddError(null);
+            }}
           />
           <Button type="submit" variant="secondary" disabled={add.isPending} aria-label="Add person">
             {add.isPending ? <LoaderCircleIcon className="animate-spin" aria-hidden /> : <UserPlusIcon aria-hidden />}
             <span className="hidden sm:inline">Add</span>
           </Button>
         </div>
+        {addError && (
+          <p id={errorId} role="alert" className="text-sm text-destructive [overflow-wrap:anywhere]">
+            {addError}
+          </p>
+        )}
       </form>
 
       <section aria-labelledby={`${inputId}-list`} className="grid gap-2">

@@ -87,16 +87,30 @@ export function SelfPacedChat({ personality, send, busy, onClearChat, registerRe
   // A turn is under way from Stop (the recording is finishing) until its reply has streamed.
   // While the microphone starts, the status stays Ready (nothing is recorded yet); the button waits.
   const turnBusy = processing || busy || recorder.finishing;
-  const status = recorder.recording
-    ? `Recording... ${recorder.seconds}s / ${maxSeconds}s`
-    : speech.active
-      ? 'Playing response'
-      : turnBusy
-        ? 'Processing...'
-        : 'Ready';
   const state = recorder.recording ? 'recording' : speech.active ? 'playing' : turnBusy ? 'processing' : 'ready';
+  // The status region announces state changes only: the seconds counter is shown but hidden from
+  // assistive technology, or a screen reader would read "Recording... 1s", "2s", ... every second.
+  const status =
+    state === 'recording' ? (
+      <>
+        Recording<span aria-hidden="true" data-testid="recording-counter">... {recorder.seconds}s / {maxSeconds}s</span>
+      </>
+    ) : state === 'playing' ? (
+      'Playing response'
+    ) : state === 'processing' ? (
+      'Processing...'
+    ) : (
+      'Ready'
+    );
+
+  // No microphone service, or not known yet: the button is disabled. While the microphone starts
+  // or a turn is under way it only waits: it stays focusable (aria-disabled) so keyboard focus is
+  // not dropped to the page when it is pressed.
+  const unavailable = sttMissing || capabilities.isPending;
+  const waiting = !unavailable && (recorder.starting || (!recorder.recording && turnBusy));
 
   const toggleRecording = () => {
+    if (waiting) return;
     if (recorder.recording) {
       void recorder.stop();
       return;
@@ -107,7 +121,7 @@ export function SelfPacedChat({ personality, send, busy, onClearChat, registerRe
   };
 
   return (
-    <div className="grid gap-4" data-testid="self-paced-chat" data-state={state}>
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-4" data-testid="self-paced-chat" data-state={state}>
       {sttMissing && (
         <Alert>
           <AlertTitle>{messages.voice.sttNotConfigured}</AlertTitle>
@@ -115,8 +129,8 @@ export function SelfPacedChat({ personality, send, busy, onClearChat, registerRe
         </Alert>
       )}
 
-      <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg border bg-muted/30 px-3 py-2">
-        <p role="status" aria-live="polite" aria-label="Recording status" className="flex items-center gap-2 text-sm font-medium">
+      <div className="flex min-w-0 flex-wrap items-center justify-between gap-3 rounded-lg border bg-muted/30 px-3 py-2">
+        <p role="status" aria-live="polite" aria-label="Recording status" className="flex min-w-0 items-center gap-2 text-sm font-medium">
           {state === 'recording' ? (
             <span aria-hidden className="size-2.5 animate-pulse rounded-full bg-destructive" />
           ) : state === 'processing' ? (
@@ -126,10 +140,10 @@ export function SelfPacedChat({ personality, send, busy, onClearChat, registerRe
           ) : (
             <span aria-hidden className="size-2.5 rounded-full bg-emerald-500" />
           )}
-          {status}
+          <span className="min-w-0">{status}</span>
         </p>
         {stt?.approximate && (
-          <Badge variant="outline" title={messages.voice.sttApproximateHint}>
+          <Badge variant="outline" title={messages.voice.sttApproximateHint} className="max-w-full shrink whitespace-normal [overflow-wrap:anywhere]">
             {messages.voice.sttApproximate}
           </Badge>
         )}
@@ -140,7 +154,8 @@ export function SelfPacedChat({ personality, send, busy, onClearChat, registerRe
       <div className="flex flex-wrap items-center gap-3">
         <Button
           onClick={toggleRecording}
-          disabled={sttMissing || capabilities.isPending || recorder.starting || (!recorder.recording && turnBusy)}
+          disabled={unavailable}
+          aria-disabled={waiting || undefined}
           variant={recorder.recording ? 'destructive' : 'default'}
           className="min-w-40"
         >

@@ -25,7 +25,7 @@ export function VolumeControls({ speech }: { speech: Speech }) {
         onChange={(e) => speech.setVolume(Number(e.currentTarget.value))}
         aria-label="Volume"
         aria-valuetext={`${Math.round(level * 100)}%`}
-        className="h-2 w-32 cursor-pointer accent-primary"
+        className="h-6 w-32 cursor-pointer accent-primary"
       />
     </div>
   );
