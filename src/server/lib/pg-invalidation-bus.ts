@@ -43,7 +43,9 @@ export function createPgInvalidationBus(opts: PgBusOptions): PgInvalidationBus {
   const deliver = (topic: string, key: string) => void emitter.emit(topic, key);
 
   async function connect(): Promise<void> {
-    const c = new pg.Client({ connectionString: opts.databaseUrl, application_name: 'kindred-listener' });
+    // TCP keepalive: a connection a firewall or NAT dropped without a reset would otherwise look
+    // alive forever, and this process would never hear another notice (nor reconnect).
+    const c = new pg.Client({ connectionString: opts.databaseUrl, application_name: 'kindred-listener', keepAlive: true, keepAliveInitialDelayMillis: 30_000 });
     c.on('notification', (msg) => {
       if (msg.channel !== INVALIDATION_CHANNEL || !msg.payload) return;
       try {

@@ -81,7 +81,8 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
   const conversationId = isNew ? crypto.randomUUID() : ex.conversationId;
   const userMessageId = viewer ? crypto.randomUUID() : null;
 
-  // Set when a save failed because the personality was deleted meanwhile (its rows went with it).
+  // Set when a save failed because the personality was deleted meanwhile (its rows went with it);
+  // a conversation deleted on its own (another tab) is the ordinary "could not be saved".
   let gone = false;
   // The question and the person's message: once, beside the model call, in one statement (a new
   // conversation's row and greeting, the message, the owner's question log: repo.saveQuestion).
@@ -120,7 +121,7 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
           logger.warn(`could not log a question for personality ${ex.personality.id}`, first);
           return 'saved';
         } catch (err) {
-          if (isForeignKeyViolation(err)) gone = true;
+          if (isForeignKeyViolation(err)) gone = !(await repo.personalityExists(db, ex.personality.id).catch(() => true));
           // The error itself, not its message: a failed statement's message carries its parameters
           // (the person's words), which the logger leaves out of an Error.
           logger.error(`could not save a chat message (conversation ${conversationId})`, err);
@@ -151,7 +152,7 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
       // The same id: a reply is never saved twice.
       return { messageId: await repo.insertMessage(db, { ...reply, role: 'assistant' }), failed: false };
     } catch (err) {
-      if (isForeignKeyViolation(err)) gone = true;
+      if (isForeignKeyViolation(err)) gone = !(await repo.personalityExists(db, ex.personality.id).catch(() => true));
       logger.error(`could not save a reply (conversation ${conversationId})`, err);
       return { messageId: null, failed: true };
     }
@@ -180,6 +181,18 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
       let reply: AsyncIterator<string> | undefined;
       let finished = false;
       let replied = false;
+      /**
+       * The reply so far (completed, broken off or stopped) is checked before it is saved: a severe
+       * one is withheld (the person saw it stream, so the log replaces it with the notice, and the
+       * event to send says so); anything flagged waits for an admin.
+       */
+      const checkAndSave = async (kind: 'message' | 'stopped'): Promise<{ withheld: ChatStreamEvent } | { messageId: string | null; failed: boolean }> => {
+        const verdict = await deps.moderation?.checkAndFlag(ex.personality.id, 'reply', text);
+        if (!verdict?.severe) return save(text, kind, ex.documents);
+        const withheld = messages.moderation.replyWithheld;
+        const { messageId, failed } = await save(withheld, 'fallback', []);
+        return { withheld: { type: 'error', code: 'REPLY_WITHHELD', message: withheld, fallback: withheld, messageId, ...notSaved(failed) } };
+      };
       try {
         reply = deps.responder
           .streamReply({ messages: ex.messages, personalityName: ex.personality.name, question: ex.message, passages: ex.passages, pronunciation: ex.pronunciation, signal })
@@ -199,16 +212,12 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
         if (!replied) throw new Error('the model returned an empty reply');
         settled = true;
         hooks?.onReplyComplete?.(text);
-        // The completed reply is checked before it is saved: a severe one is withheld (the
-        // person saw it stream, so the log replaces it); anything flagged waits for an admin.
-        const verdict = await deps.moderation?.checkAndFlag(ex.personality.id, 'reply', text);
-        if (verdict?.severe) {
-          const withheld = messages.moderation.replyWithheld;
-          const { messageId, failed } = await save(withheld, 'fallback', []);
-          yield { type: 'error', code: 'REPLY_WITHHELD', message: withheld, fallback: withheld, messageId, ...notSaved(failed) };
+        const kept = await checkAndSave('message');
+        if ('withheld' in kept) {
+          yield kept.withheld;
           return;
         }
-        const { messageId, failed } = await save(text, 'message', ex.documents);
+        const { messageId, failed } = kept;
         const replyToken = deps.replyTokens?.sign(ex.personality.id, text);
         yield { type: 'done', messageId, content: text, documentReferences: ex.documents, ...(replyToken ? { replyToken } : {}), ...notSaved(failed) };
       } catch (err) {
@@ -218,14 +227,12 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
         if (replied && text.trim()) {
           // It broke off after some words: those the person saw are kept (as a stopped reply),
           // checked like a completed one, rather than swapped for a canned line.
-          const verdict = await deps.moderation?.checkAndFlag(ex.personality.id, 'reply', text);
-          if (verdict?.severe) {
-            const withheld = messages.moderation.replyWithheld;
-            const { messageId, failed } = await save(withheld, 'fallback', []);
-            yield { type: 'error', code: 'REPLY_WITHHELD', message: withheld, fallback: withheld, messageId, ...notSaved(failed) };
+          const kept = await checkAndSave('stopped');
+          if ('withheld' in kept) {
+            yield kept.withheld;
             return;
           }
-          const { messageId, failed } = await save(text, 'stopped', ex.documents);
+          const { messageId, failed } = kept;
           yield { type: 'error', code: 'MODEL_FAILED', message: messages.chat.aiFailed, fallback: text, partial: true, messageId, ...notSaved(failed) };
           return;
         }
@@ -238,11 +245,8 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
         // Stopped by the person (or the connection dropped): keep the question and what they saw,
         // checked like a completed reply (a severe one is not kept; anything flagged waits for an admin).
         if (!settled) {
-          if (text.trim()) {
-            const verdict = await deps.moderation?.checkAndFlag(ex.personality.id, 'reply', text);
-            if (verdict?.severe) await save(messages.moderation.replyWithheld, 'fallback', []);
-            else await save(text, 'stopped', ex.documents);
-          } else await persist();
+          if (text.trim()) await checkAndSave('stopped');
+          else await persist();
         }
       }
     },

@@ -262,3 +262,9 @@ function conversationColumns() {
     updatedAt: lastActivity,
   };
 }
+
+/** Whether the personality still exists (a save that failed on a missing row: was it deleted?). */
+export async function personalityExists(db: Database, personalityId: string): Promise<boolean> {
+  const rows = await db.select({ id: personalities.id }).from(personalities).where(eq(personalities.id, personalityId)).limit(1);
+  return rows.length > 0;
+}
