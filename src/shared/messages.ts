@@ -322,7 +322,6 @@ export const messages = {
     // Pronunciation coaching (phonetic mode).
     pronunciationUnavailable:
       'Pronunciation assessment is not available on this server (configure AZURE_SPEECH_KEY and AZURE_SPEECH_REGION, or install pocketsphinx for an approximate one). The conversation still works.',
-    pronunciationFailed: (reason: string) => `Pronunciation assessment failed: ${reason}. The conversation still works.`,
     pronunciationServiceDown: 'Pronunciation assessment failed: the pronunciation service is not available right now. The conversation still works.',
     pronunciationApproximate: 'Approximate assessment (offline recognizer)',
   },

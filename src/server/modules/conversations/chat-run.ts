@@ -84,6 +84,9 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
   // Set when a save failed because the personality was deleted meanwhile (its rows went with it);
   // a conversation deleted on its own (another tab) is the ordinary "could not be saved".
   let gone = false;
+  const noteIfGone = async (err: unknown) => {
+    if (isForeignKeyViolation(err)) gone = !(await repo.personalityExists(db, ex.personality.id).catch(() => true));
+  };
   // The question and the person's message: once, beside the model call, in one statement (a new
   // conversation's row and greeting, the message, the owner's question log: repo.saveQuestion).
   // 'none': nothing to save but the question log (an anonymous visitor's conversation lives in
@@ -121,7 +124,7 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
           logger.warn(`could not log a question for personality ${ex.personality.id}`, first);
           return 'saved';
         } catch (err) {
-          if (isForeignKeyViolation(err)) gone = !(await repo.personalityExists(db, ex.personality.id).catch(() => true));
+          await noteIfGone(err);
           // The error itself, not its message: a failed statement's message carries its parameters
           // (the person's words), which the logger leaves out of an Error.
           logger.error(`could not save a chat message (conversation ${conversationId})`, err);
@@ -152,7 +155,7 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
       // The same id: a reply is never saved twice.
       return { messageId: await repo.insertMessage(db, { ...reply, role: 'assistant' }), failed: false };
     } catch (err) {
-      if (isForeignKeyViolation(err)) gone = !(await repo.personalityExists(db, ex.personality.id).catch(() => true));
+      await noteIfGone(err);
       logger.error(`could not save a reply (conversation ${conversationId})`, err);
       return { messageId: null, failed: true };
     }

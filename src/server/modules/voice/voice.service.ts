@@ -255,7 +255,6 @@ function elevenLabsSpeechError(err: unknown): AppError {
   return new AppError('TTS_ERROR', undefined, { details });
 }
 
-
 /** Spec section 8: rate limit, quota, anything else "Speech-to-text error: {message}". */
 function speechToTextError(err: unknown): AppError {
   if (err instanceof SpeechProviderError) {

@@ -1,12 +1,13 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { LogIn } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { useSignIn } from '../api/sign-in';
 import { PasswordField } from './password-field';
-import { AUTH_MESSAGE_ID, type AuthNotice } from './auth-message';
-import { checkEmail, checkSignInPassword, fieldsNamedIn, type AuthField } from './auth-validation';
+import type { AuthNotice } from './auth-message';
+import { useAuthFieldErrors } from './use-auth-field-errors';
+import { checkEmail, checkSignInPassword, fieldsNamedIn } from './auth-validation';
 
 interface SignInFormProps {
   email: string;
@@ -18,18 +19,9 @@ interface SignInFormProps {
 export function SignInForm({ email, onEmailChange, onNotice, onSignedIn }: SignInFormProps) {
   const emailId = useId();
   const [password, setPassword] = useState('');
-  // The fields the message area's error is about: marked invalid, described by it.
-  const [invalid, setInvalid] = useState<AuthField[]>([]);
-  const emailInput = useRef<HTMLInputElement>(null);
-  const passwordInput = useRef<HTMLInputElement>(null);
+  // The fields an error is about: marked invalid, described by the message, the first focused.
+  const { emailInput, passwordInput, fail, clear, errorFor } = useAuthFieldErrors(onNotice);
   const signIn = useSignIn();
-
-  function fail(text: string, fields: AuthField[]) {
-    onNotice({ kind: 'error', text });
-    setInvalid(fields);
-    // The first field to put right takes focus (a screen reader reads it with the error).
-    (fields[0] === 'email' ? emailInput : fields[0] === 'password' ? passwordInput : null)?.current?.focus();
-  }
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -37,8 +29,7 @@ export function SignInForm({ email, onEmailChange, onNotice, onSignedIn }: SignI
     if (emailProblem) return fail(emailProblem, ['email']);
     const passwordProblem = checkSignInPassword(password);
     if (passwordProblem) return fail(passwordProblem, ['password']);
-    onNotice(null);
-    setInvalid([]);
+    clear();
     signIn.mutate(
       { email, password },
       {
@@ -47,7 +38,6 @@ export function SignInForm({ email, onEmailChange, onNotice, onSignedIn }: SignI
       },
     );
   }
-  const errorFor = (field: AuthField) => (invalid.includes(field) ? AUTH_MESSAGE_ID : null);
 
   return (
     <form onSubmit={submit} noValidate className="grid gap-4" aria-label="Sign in">

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { UserPlus } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
@@ -7,8 +7,9 @@ import { limits } from '../../../../shared/limits';
 import { messages } from '../../../../shared/messages';
 import { defaultDisplayName, useSignUp } from '../api/sign-up';
 import { PasswordField } from './password-field';
-import { AUTH_MESSAGE_ID, type AuthNotice } from './auth-message';
-import { checkEmail, checkNewPassword, fieldsNamedIn, type AuthField } from './auth-validation';
+import type { AuthNotice } from './auth-message';
+import { useAuthFieldErrors } from './use-auth-field-errors';
+import { checkEmail, checkNewPassword, fieldsNamedIn } from './auth-validation';
 
 interface SignUpFormProps {
   email: string;
@@ -23,19 +24,10 @@ export function SignUpForm({ email, onEmailChange, onNotice, onSignedIn }: SignU
   const emailId = useId();
   const [displayName, setDisplayName] = useState('');
   const [password, setPassword] = useState('');
-  // The fields the message area's error is about: marked invalid, described by it.
-  const [invalid, setInvalid] = useState<AuthField[]>([]);
-  const emailInput = useRef<HTMLInputElement>(null);
-  const passwordInput = useRef<HTMLInputElement>(null);
+  // The fields an error is about: marked invalid, described by the message, the first focused.
+  const { emailInput, passwordInput, fail, clear, errorFor } = useAuthFieldErrors(onNotice);
   const signUp = useSignUp();
   const suggestedName = defaultDisplayName(email);
-
-  function fail(text: string, fields: AuthField[]) {
-    onNotice({ kind: 'error', text });
-    setInvalid(fields);
-    // The first field to put right takes focus (a screen reader reads it with the error).
-    (fields[0] === 'email' ? emailInput : fields[0] === 'password' ? passwordInput : null)?.current?.focus();
-  }
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -43,8 +35,7 @@ export function SignUpForm({ email, onEmailChange, onNotice, onSignedIn }: SignU
     if (emailProblem) return fail(emailProblem, ['email']);
     const passwordProblem = checkNewPassword(password);
     if (passwordProblem) return fail(passwordProblem, ['password']);
-    onNotice(null);
-    setInvalid([]);
+    clear();
     signUp.mutate(
       { email, password, displayName },
       {
@@ -57,7 +48,6 @@ export function SignUpForm({ email, onEmailChange, onNotice, onSignedIn }: SignU
       },
     );
   }
-  const errorFor = (field: AuthField) => (invalid.includes(field) ? AUTH_MESSAGE_ID : null);
 
   return (
     <form onSubmit={submit} noValidate className="grid gap-4" aria-label="Sign up">
