@@ -81,6 +81,7 @@ const envSchema = z.object({
   JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(3),
   JOB_POLL_MS: z.coerce.number().int().min(10).default(1000),
   JOB_RETRY_BASE_MS: z.coerce.number().int().min(0).default(5000),
+  JOB_SLICE_MS: z.coerce.number().int().min(0).default(10_000),
   // Voice (issue 12). Speech-to-text on any OpenAI-compatible /audio/transcriptions (base URL ends in /v1).
   STT_BASE_URL: optionalString,
   STT_API_KEY: optionalString,
@@ -179,7 +180,15 @@ export interface AppConfig {
   /** S3-compatible object storage; unset: files under DATA_DIR/blobs. */
   s3?: { endpoint?: string; bucket: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
   /** concurrency 0 means this process runs no jobs (another process does). */
-  jobs: { concurrency: number; leaseSeconds: number; maxAttempts: number; pollMs: number; retryBaseMs: number };
+  jobs: {
+    concurrency: number;
+    leaseSeconds: number;
+    maxAttempts: number;
+    pollMs: number;
+    retryBaseMs: number;
+    /** A long document's embedding steps aside for waiting jobs after this long (0: at every batch). */
+    sliceMs: number;
+  };
 }
 
 export function parseEmailList(value: string | undefined): string[] {
@@ -290,6 +299,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       maxAttempts: e.JOB_MAX_ATTEMPTS,
       pollMs: e.JOB_POLL_MS,
       retryBaseMs: e.JOB_RETRY_BASE_MS,
+      sliceMs: e.JOB_SLICE_MS,
     },
   };
 }

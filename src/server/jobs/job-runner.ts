@@ -13,6 +13,8 @@ export interface JobContext {
   /** This claim's token: pass to repo.holdsJob inside the transaction that commits results. */
   token: string;
   signal: AbortSignal;
+  /** Whether another job is queued and due (a long job steps aside for it: JobYield). */
+  othersWaiting(): Promise<boolean>;
 }
 
 /** Thrown by a handler for an error that another attempt cannot fix (a corrupt file). */
@@ -20,6 +22,19 @@ export class PermanentJobError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'PermanentJobError';
+  }
+}
+
+/**
+ * Thrown by a handler that has done a slice of a long job and steps aside so waiting jobs are not
+ * held up behind it (one person's 2 MB document must not keep everyone else's small ones at 0%
+ * for minutes). The job goes back to the queue behind those already due, carrying `payload` as
+ * its checkpoint; the attempt is not counted, as it did not fail.
+ */
+export class JobYield extends Error {
+  constructor(readonly payload: Record<string, unknown>) {
+    super('the job stepped aside for waiting jobs');
+    this.name = 'JobYield';
   }
 }
 
@@ -98,9 +113,14 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
       );
     }, Math.max(200, (opts.leaseSeconds * 1000) / 3));
     try {
-      await handler.run({ job, token, signal: controller.signal });
+      const othersWaiting = () => repo.jobsWaiting(opts.db, kinds, job.id);
+      await handler.run({ job, token, signal: controller.signal, othersWaiting });
       await repo.completeJob(opts.db, job.id, token);
     } catch (err) {
+      if (err instanceof JobYield && !controller.signal.aborted) {
+        await repo.releaseJob(opts.db, job.id, token, err.payload);
+        return;
+      }
       if (stopping && controller.signal.aborted) {
         await repo.releaseJob(opts.db, job.id, token).catch(() => {});
         return;

@@ -1,7 +1,7 @@
 // The only drizzle importer for jobs. Claiming uses FOR UPDATE SKIP LOCKED so several workers (in
 // one process or many) never take the same job; a running job whose lease has expired (its
 // process died) is claimable again. Times come from the database clock, shared by all processes.
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { jobs } from '../db/schema/jobs';
 
@@ -143,11 +143,16 @@ export async function failJob(db: DbOrTx, jobId: string, token: string, error: s
   return rows.length > 0;
 }
 
-/** A clean shutdown hands the job back at once, without counting the attempt. */
-export async function releaseJob(db: Database, jobId: string, token: string): Promise<void> {
+/**
+ * Hands the job back to the queue at once, without counting the attempt: on a clean shutdown, or
+ * when a long job steps aside (with its checkpoint as the new payload). It is due now, so it runs
+ * again after the jobs that were already due (claims go by run_after).
+ */
+export async function releaseJob(db: Database, jobId: string, token: string, payload?: Record<string, unknown>): Promise<void> {
   await db
     .update(jobs)
     .set({
+      ...(payload ? { payload } : {}),
       status: 'queued',
       lockedBy: null,
       lockedUntil: null,
@@ -156,6 +161,16 @@ export async function releaseJob(db: Database, jobId: string, token: string): Pr
       updatedAt: sql`now()`,
     })
     .where(and(eq(jobs.id, jobId), eq(jobs.lockedBy, token)));
+}
+
+/** Whether a job of `kinds` other than `exceptId` is queued and due: someone is waiting. */
+export async function jobsWaiting(db: Database, kinds: string[], exceptId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(inArray(jobs.kind, kinds), ne(jobs.id, exceptId), eq(jobs.status, 'queued'), sql`${jobs.runAfter} <= now()`))
+    .limit(1);
+  return rows.length > 0;
 }
 
 /** Removes finished-with-failure jobs of a document before it is queued again. */

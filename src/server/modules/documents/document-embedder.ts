@@ -20,22 +20,25 @@ export interface EmbedProgress {
   total: number;
 }
 
-/** Returns how many chunks of the document now have a vector from `embeddings.model`. */
+/**
+ * Returns how many chunks of the document now have a vector from `embeddings.model`, and whether
+ * it stopped early because `shouldPause` (asked after each batch) said so.
+ */
 export async function embedDocumentChunks(
   db: Database,
   store: VectorStore,
   embeddings: EmbeddingClient,
   documentId: string,
   batchSize: number,
-  opts: { signal?: AbortSignal; onProgress?: (p: EmbedProgress) => Promise<void> | void } = {},
-): Promise<number> {
+  opts: { signal?: AbortSignal; onProgress?: (p: EmbedProgress) => Promise<void> | void; shouldPause?: () => Promise<boolean> } = {},
+): Promise<{ embedded: number; paused: boolean }> {
   const head = rowsOf(
     await db.execute(sql`
       select d.personality_id, d.chunk_count,
         (select count(*)::int from personality_chunk_embeddings e where e.document_id = d.id and e.model = ${embeddings.model}) as done
       from personality_documents d where d.id = ${documentId}`),
   )[0];
-  if (!head) return 0;
+  if (!head) return { embedded: 0, paused: false };
   const personalityId = String(head.personality_id);
   const total = Number(head.chunk_count);
   let done = Number(head.done);
@@ -66,8 +69,9 @@ export async function embedDocumentChunks(
     );
     done += batch.length;
     await opts.onProgress?.({ done, total });
+    if (batch.length === batchSize && (await opts.shouldPause?.())) return { embedded: done, paused: true };
   }
-  return done;
+  return { embedded: done, paused: false };
 }
 
 function rowsOf(result: unknown): Record<string, unknown>[] {

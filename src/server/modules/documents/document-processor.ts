@@ -13,7 +13,7 @@ import type { BlobStorage } from '../../storage/storage';
 import { BlobNotFoundError } from '../../storage/storage';
 import type { EmbeddingClient } from '../../ai/embeddings';
 import { holdsJob, saveJobPayload } from '../../jobs/jobs.repository';
-import { PermanentJobError, type JobContext, type JobHandler } from '../../jobs/job-runner';
+import { JobYield, PermanentJobError, type JobContext, type JobHandler } from '../../jobs/job-runner';
 import { messages } from '../../../shared/messages';
 import * as repo from './documents.repository';
 import { embedDocumentChunks } from './document-embedder';
@@ -31,6 +31,8 @@ export interface ProcessPayload {
   mode: 'process' | 'rechunk' | 'embed';
   /** Audio: the transcripts of the pieces finished by earlier attempts, in order (a checkpoint). */
   transcribed?: (string | null)[];
+  /** Set when the job stepped aside mid-embedding: its progress bar carries on from here. */
+  resumedFrom?: number;
 }
 
 export interface ProcessorDeps {
@@ -45,6 +47,8 @@ export interface ProcessorDeps {
   chunkSize: number;
   chunkOverlap: number;
   embeddingBatchSize: number;
+  /** Embedding steps aside for waiting jobs after this long (JobYield), resuming where it was. */
+  sliceMs: number;
   maxPages: number;
   /** Speech-to-text for audio documents; without it they fail with "not configured". */
   transcriber?: AudioTranscriber;
@@ -68,8 +72,11 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
     if (!documentId) return;
     const doc = await repo.loadForProcessing(db, documentId);
     if (!doc) return; // deleted before we started
-    const mode = (ctx.job.payload as Partial<ProcessPayload>).mode ?? 'process';
-    await repo.setProcessing(db, doc.id, { state: 'processing', progress: 1, error: null });
+    const payload = ctx.job.payload as Partial<ProcessPayload>;
+    const mode = payload.mode ?? 'process';
+    const resumedFrom = typeof payload.resumedFrom === 'number' ? payload.resumedFrom : undefined;
+    // A job resumed after stepping aside keeps its bar where it was.
+    await repo.setProcessing(db, doc.id, { state: 'processing', progress: resumedFrom === undefined ? 1 : undefined, error: null });
     events.changed(doc.personalityId);
     let lastProgress = 0;
     const progress = async (value: number, force = false) => {
@@ -82,7 +89,7 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
 
     const embedding = deps.embeddings;
     // Where embedding progress starts (after a transcription it starts later).
-    let embedFrom = 30;
+    let embedFrom = resumedFrom ?? 30;
     if (mode !== 'embed') {
       // 1. Text and chunks (both computed in the extraction worker).
       const chunking = { size: deps.chunkSize, overlap: deps.chunkOverlap };
@@ -138,18 +145,31 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
     }
 
     // 3. Embeddings, batch by batch, read back from the stored chunks (the text above can go).
+    // A long document steps aside after a slice when other jobs wait (one person's big upload must
+    // not hold everyone's small ones at 0%), and carries on behind them: only what lacks a vector
+    // is embedded again.
     if (embedding) {
+      const sliceEnds = Date.now() + deps.sliceMs;
+      let shownProgress = embedFrom;
+      let outcome: { paused: boolean };
       try {
-        await embedDocumentChunks(db, deps.vectorStore, embedding, doc.id, deps.embeddingBatchSize, {
+        outcome = await embedDocumentChunks(db, deps.vectorStore, embedding, doc.id, deps.embeddingBatchSize, {
           signal: ctx.signal,
           onProgress: async ({ done, total }) => {
             await repo.setEmbeddedCount(db, doc.id, done);
-            await progress(embedFrom + ((99 - embedFrom) * done) / Math.max(total, 1));
+            shownProgress = embedFrom + ((99 - embedFrom) * done) / Math.max(total, 1);
+            await progress(shownProgress);
           },
+          shouldPause: async () => Date.now() >= sliceEnds && (await ctx.othersWaiting()),
         });
       } catch (err) {
         if (ctx.signal.aborted) throw err;
         throw new Error(messages.documents.embeddingFailed(err instanceof Error ? err.message : String(err)));
+      }
+      if (outcome.paused) {
+        await progress(shownProgress, true);
+        // The bar's scale stays the same on resumption: it continues from where embedding began.
+        throw new JobYield({ mode: 'embed', resumedFrom: embedFrom } satisfies ProcessPayload);
       }
     }
 

@@ -72,6 +72,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps) {
     chunkSize: d.chunkSize,
     chunkOverlap: d.chunkOverlap,
     embeddingBatchSize: d.embeddingBatchSize,
+    sliceMs: config.jobs.sliceMs,
     maxPages: d.extractMaxPages,
     moderation: deps.moderation,
     transcriber: deps.transcriber,
