@@ -5,7 +5,8 @@ import type { Database } from '../../db/client';
 import { personalities } from '../../db/schema/personalities';
 import { personalityPublicRequests as requests } from '../../db/schema/sharing';
 import { user } from '../../db/schema/auth';
-import { effectiveSharingSql, isPublicSql } from '../personalities/personalities.repository';
+import { compareDisplayOrder, effectiveSharingSql, isPublicSql } from '../personalities/personalities.repository';
+import { compareNames } from '../../../shared/name-order';
 
 export async function countPublic(db: Database): Promise<number> {
   const rows = await db.select({ n: count() }).from(personalities).where(isPublicSql);
@@ -121,9 +122,8 @@ export async function listPublicByUpdated(db: Database) {
 
 /** The library's order for public personalities (personalities.repository listVisible uses the same). */
 export async function listPublicByOrder(db: Database) {
-  return publicQuery(db)
-    .where(isPublicSql)
-    .orderBy(sql`${personalities.displayOrder} asc nulls last`, asc(personalities.name), asc(personalities.id));
+  const rows = await publicQuery(db).where(isPublicSql);
+  return rows.sort((a, b) => compareDisplayOrder(a.displayOrder, b.displayOrder) || compareNames(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 export async function findAdminPersonality(db: Database, id: string) {

@@ -64,4 +64,12 @@ describe('personality list order', () => {
     const mine = ((await owner.get('/api/personalities')).body.personalities as { name: string; userId?: string }[]).map((p) => p.name).filter((n) => ['Mango', 'aardvark', 'Zebra', 'banana'].includes(n));
     expect(mine).toEqual(['aardvark', 'banana', 'Mango', 'Zebra']);
   });
+
+  it('orders accented and non-Latin names beside their letters, not after Z (the database orders by code point)', async () => {
+    const owner = await server.user();
+    const wanted = ['Élodie', 'zebra', 'Лев', 'Elena', 'Zoë', 'Émile'];
+    for (const name of wanted) expect((await owner.post('/api/personalities', { name })).status).toBe(201);
+    const mine = ((await owner.get('/api/personalities')).body.personalities as { name: string }[]).map((p) => p.name).filter((n) => wanted.includes(n));
+    expect(mine).toEqual(['Elena', 'Élodie', 'Émile', 'zebra', 'Zoë', 'Лев']);
+  });
 });

@@ -1,10 +1,12 @@
 // The only drizzle importer for personalities. Every read filters by who is asking inside the
 // SQL (design.md): the visibility predicate below is the single definition of "may see".
-import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { retryOnDeadlock } from '../../db/deadlock-retry';
 import { personalities } from '../../db/schema/personalities';
 import { personalityShares } from '../../db/schema/sharing';
+import { effectiveSharingType } from '../../../shared/personality-rules';
+import { compareNames } from '../../../shared/name-order';
 
 export type PersonalityRow = typeof personalities.$inferSelect;
 export type NewPersonalityRow = typeof personalities.$inferInsert;
@@ -24,18 +26,28 @@ export function visibleTo(viewerId: string | null): SQL {
 }
 
 export async function listVisible(db: Database, viewerId: string | null): Promise<PersonalityRow[]> {
-  return db
-    .select()
-    .from(personalities)
-    .where(visibleTo(viewerId))
-    .orderBy(
-      desc(isPublicSql),
-      sql`case when ${isPublicSql} then ${personalities.displayOrder} end asc nulls last`,
-      // Names as a person reads them: "aardvark" before "Mango" (the database's order is by code point).
-      sql`lower(${personalities.name}) asc`,
-      asc(personalities.name),
-      asc(personalities.id),
-    );
+  const rows = await db.select().from(personalities).where(visibleTo(viewerId));
+  return rows.sort(libraryOrder);
+}
+
+/**
+ * The library's order: public personalities first, by the admin's order (unset last), then names
+ * as a person reads them (shared/name-order.ts: the database's order is by code point, which put
+ * "Élodie" after "zebra").
+ */
+export function libraryOrder(a: PersonalityRow, b: PersonalityRow): number {
+  const aPublic = effectiveSharingType(a.sharingType, a.isPublic) === 'public';
+  const bPublic = effectiveSharingType(b.sharingType, b.isPublic) === 'public';
+  if (aPublic !== bPublic) return aPublic ? -1 : 1;
+  return (aPublic ? compareDisplayOrder(a.displayOrder, b.displayOrder) : 0) || compareNames(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** Set orders ascending, unset ones after them. */
+export function compareDisplayOrder(a: number | null, b: number | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return a - b;
 }
 
 export async function findVisible(db: Database, id: string, viewerId: string | null): Promise<PersonalityRow | undefined> {

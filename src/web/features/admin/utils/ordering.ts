@@ -1,6 +1,7 @@
 // Pure rules of the Personality Ordering tab (spec sections 5 and 9): order numbers start at 1
 // and are reassigned in sequence after a drag or a sort; a non-numeric input becomes 0.
 import type { AdminPersonality } from '../../../../shared/schemas/admin';
+import { compareNames } from '../../../../shared/name-order';
 
 export interface OrderItem extends AdminPersonality {
   /** The value in the Order input, sent as display_order when saved. */
@@ -25,7 +26,7 @@ export function renumber(items: OrderItem[]): OrderItem[] {
   return items.map((p, i) => ({ ...p, order: i + 1 }));
 }
 
-const byName = (a: OrderItem, b: OrderItem) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' });
+const byName = (a: OrderItem, b: OrderItem) => compareNames(a.name, b.name);
 
 export function sortByName(items: OrderItem[]): OrderItem[] {
   return renumber([...items].sort(byName));
