@@ -57,7 +57,7 @@ export function ConversationBar({ personalityId, signedIn, conversations, active
         <SelectContent>
           {list.map((c) => (
             <SelectItem key={c.id} value={c.id}>
-              {c.title}
+              <bdi>{c.title}</bdi>
             </SelectItem>
           ))}
         </SelectContent>

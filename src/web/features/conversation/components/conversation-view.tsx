@@ -76,7 +76,7 @@ export function ConversationView({ personality, onBack, onOpenSource, initialMod
           tabIndex={-1}
           className="min-w-0 font-display text-2xl font-semibold tracking-tight [overflow-wrap:anywhere] outline-none sm:text-3xl"
         >
-          Conversation with {personality.name}
+          Conversation with <bdi>{personality.name}</bdi>
         </h1>
       </div>
 

@@ -53,6 +53,12 @@ describe('conversation screen', () => {
     expect(starters.map((b) => b.textContent)).toEqual(STARTERS);
     expect(screen.getByTestId('offline-notice')).toHaveTextContent(messages.chat.offlineModeLabel);
   });
+
+  it('lets right-to-left text run its own way: the name is isolated in the title, the message box follows what is typed', async () => {
+    const { box } = await openChat();
+    expect(screen.getByRole('heading', { level: 1 }).querySelector('bdi')).toHaveTextContent('Ada Lovelace');
+    expect(box).toHaveAttribute('dir', 'auto');
+  });
 });
 
 describe('message box', () => {

@@ -47,7 +47,7 @@ export function ChunkList({ chunks, label, referencedIndex = null }: Props) {
               <span>Chunk {chunk.chunkIndex + 1}</span>
               {isReferenced && <Badge>{messages.documents.referenced}</Badge>}
             </div>
-            <p className="text-sm leading-relaxed [overflow-wrap:anywhere] whitespace-pre-wrap">{chunk.content}</p>
+            <p dir="auto" className="text-sm leading-relaxed [overflow-wrap:anywhere] whitespace-pre-wrap">{chunk.content}</p>
           </li>
         );
       })}
