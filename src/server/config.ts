@@ -82,6 +82,7 @@ const envSchema = z.object({
   JOB_POLL_MS: z.coerce.number().int().min(10).default(1000),
   JOB_RETRY_BASE_MS: z.coerce.number().int().min(0).default(5000),
   JOB_SLICE_MS: z.coerce.number().int().min(0).default(10_000),
+  HOUSEKEEPING_INTERVAL_MS: z.coerce.number().int().min(1000).default(60 * 60_000),
   // Voice (issue 12). Speech-to-text on any OpenAI-compatible /audio/transcriptions (base URL ends in /v1).
   STT_BASE_URL: optionalString,
   STT_API_KEY: optionalString,
@@ -163,6 +164,8 @@ export interface AppConfig {
     voiceClonePerHour: number;
   };
   trustedProxies: string[];
+  /** How often expired rows (rate-limit windows, sessions...) are removed (jobs/housekeeping.ts). */
+  housekeepingIntervalMs: number;
   moderation: { model?: string; threshold: number; severeTypes: string[] };
   documents: {
     chunkSize: number;
@@ -266,6 +269,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         .map((s) => s.trim())
         .filter(Boolean),
     },
+    housekeepingIntervalMs: e.HOUSEKEEPING_INTERVAL_MS,
     trustedProxies: (e.TRUSTED_PROXIES ?? '')
       .split(',')
       .map((s) => s.trim())

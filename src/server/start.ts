@@ -14,6 +14,7 @@ import { createMailer, type Mailer } from './auth/mailer';
 import { confirmAccountsWithoutMail, grantListedAdmins } from './auth/roles';
 import { createApp } from './app';
 import { createJobRunner } from './jobs/job-runner';
+import { startHousekeeping } from './jobs/housekeeping';
 import type { BlobStorage } from './storage/storage';
 import { removeUnfinishedWrites } from './storage/local-storage';
 import { sql } from 'drizzle-orm';
@@ -121,6 +122,8 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
     const jobs = createJobRunner({ db: database.db, handlers: documents.jobHandlers, logger, ...config.jobs });
     documents.bindWake(jobs.wake);
     if (config.jobs.concurrency > 0) jobs.start();
+    // Rate-limit windows, stale sign-in records, expired sessions and links are removed hourly.
+    const housekeeping = startHousekeeping({ database, logger, intervalMs: config.housekeepingIntervalMs });
     // Chunks without a vector from the current embedding model (a changed EMBEDDING_MODEL, or the
     // embedded model's first start) are queued for embedding in the background.
     if (config.jobs.concurrency > 0) void documents.queueMissingEmbeddings();
@@ -135,6 +138,7 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
         documents.endStreams();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await jobs.stop();
+        await housekeeping.stop();
         await documents.close();
         closeApp();
         await preloadSettled();
