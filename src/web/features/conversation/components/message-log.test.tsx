@@ -1,73 +1,69 @@
-// While a reply streams in, only that reply is drawn again: the rest of a long conversation keeps
-// its rendered Markdown (parsing it for every word held an open-mic call's audio back), even though
-// the parent passes a new reply action each time.
-import { describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+// Where the log is scrolled: it leaves a reader who scrolled up to reread alone while replies come
+// in, brings them down when they send, and "Jump to latest" takes them there on request.
+import { fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { MessageLog } from './message-log';
 import type { LogMessage } from '../utils/log-message';
 
-const parsed: string[] = [];
-vi.mock('react-markdown', async (original) => {
-  const actual = await original<typeof import('react-markdown')>();
-  const Markdown = (props: Parameters<typeof actual.default>[0]) => {
-    parsed.push(String(props.children));
-    return actual.default(props);
-  };
-  return { ...actual, default: Markdown };
-});
-
-const { MessageLog } = await import('./message-log');
-
-const reply = (id: string, content: string, streaming = false): LogMessage => ({
+const message = (id: string, sender: 'user' | 'personality', content: string): LogMessage => ({
   id,
-  sender: 'personality',
+  sender,
   content,
-  timestamp: new Date(0).toISOString(),
+  timestamp: new Date(2026, 0, 1).toISOString(),
   kind: 'message',
   documentReferences: [],
-  streaming,
 });
 
-describe('MessageLog', () => {
-  it('draws again only the message that changed', async () => {
-    const earlier = Array.from({ length: 5 }, (_, i) => reply(`r${i}`, `Earlier reply number ${i}.`));
-    const first = vi.fn();
-    const action = (onClick: () => void) => (m: LogMessage) => <button onClick={onClick}>Replay {m.id}</button>;
-    const props = { personalityName: 'Ada', busy: true };
-    const view = render(<MessageLog {...props} messages={[...earlier, reply('s', 'Once', true)]} replyAction={action(first)} />);
-    expect(parsed.length).toBe(6);
-    parsed.length = 0;
-    const second = vi.fn();
-    view.rerender(<MessageLog {...props} messages={[...earlier, reply('s', 'Once upon', true)]} replyAction={action(second)} />);
-    view.rerender(<MessageLog {...props} messages={[...earlier, reply('s', 'Once upon a time.', true)]} replyAction={action(second)} />);
-    expect(parsed).toEqual(['Once upon', 'Once upon a time.']);
-    expect(screen.getByRole('log')).toHaveTextContent('Once upon a time.');
-    // The finished replies keep their action; the streaming one has none until it is finished.
-    expect(screen.getAllByRole('button', { name: /^Replay r\d$/ })).toHaveLength(5);
-    await userEvent.click(screen.getByRole('button', { name: 'Replay r0' }));
-    expect(first).toHaveBeenCalledTimes(1);
-    view.rerender(<MessageLog {...props} messages={[...earlier, reply('s', 'Once upon a time.')]} replyAction={action(second)} />);
-    expect(screen.getByRole('button', { name: 'Replay s' })).toBeInTheDocument();
+const history = Array.from({ length: 30 }, (_, i) => message(`m${i}`, i % 2 ? 'personality' : 'user', `Message ${i}`));
+
+/** jsdom lays nothing out: the log gets a fixed content height and viewport. */
+function withLayout(el: HTMLElement, scrollHeight: () => number, clientHeight = 200) {
+  Object.defineProperty(el, 'scrollHeight', { configurable: true, get: scrollHeight });
+  Object.defineProperty(el, 'clientHeight', { configurable: true, get: () => clientHeight });
+}
+
+function setup() {
+  let height = 3000;
+  const view = render(<MessageLog messages={history} personalityName="Ada" busy={false} />);
+  const log = screen.getByRole('log', { name: 'Conversation with Ada' });
+  withLayout(log, () => height);
+  const show = (messages: LogMessage[]) => {
+    height += 400;
+    view.rerender(<MessageLog messages={messages} personalityName="Ada" busy={false} />);
+  };
+  const scrollUpTo = (top: number) => {
+    log.scrollTop = top;
+    fireEvent.scroll(log);
+  };
+  return { log, show, scrollUpTo, height: () => height };
+}
+
+describe('message log scrolling', () => {
+  it('leaves a reader who scrolled up alone while a reply arrives, and offers "Jump to latest"', async () => {
+    const { log, show, scrollUpTo, height } = setup();
+    scrollUpTo(500);
+    expect(screen.getByRole('button', { name: 'Jump to latest' })).toBeInTheDocument();
+    show([...history, message('r1', 'personality', 'A new reply')]);
+    expect(log.scrollTop).toBe(500);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Jump to latest' }));
+    expect(log.scrollTop).toBe(height());
+    expect(screen.queryByRole('button', { name: 'Jump to latest' })).not.toBeInTheDocument();
+    expect(log).toHaveFocus();
   });
 
-  it('says "{name} is replying" in a status outside the busy log, so it is announced', () => {
-    const view = render(<MessageLog personalityName="Ada" busy messages={[reply('r0', 'Hello.'), reply('s', '', true)]} />);
-    const log = screen.getByRole('log');
-    expect(log).toHaveAttribute('aria-busy', 'true');
-    const replying = screen.getByText('Ada is replying');
-    expect(replying).toHaveAttribute('role', 'status');
-    expect(log).not.toContainElement(replying);
-    expect(replying.closest('[aria-busy="true"]')).toBeNull();
-    // The first words arrive: nothing more to say until the reply is finished (the log then speaks).
-    view.rerender(<MessageLog personalityName="Ada" busy messages={[reply('r0', 'Hello.'), reply('s', 'Once', true)]} />);
-    expect(screen.queryByText('Ada is replying')).toBeNull();
-    expect(screen.getAllByRole('status')).toHaveLength(1);
+  it('brings the person down to their message when they send one, even after scrolling up', () => {
+    const { log, show, scrollUpTo, height } = setup();
+    scrollUpTo(500);
+    show([...history, message('u-new', 'user', 'My new question')]);
+    expect(log.scrollTop).toBe(height());
+    expect(screen.queryByRole('button', { name: 'Jump to latest' })).not.toBeInTheDocument();
   });
 
-  it('lets a message set its own direction (dir="auto": it may be right-to-left)', () => {
-    const mine: LogMessage = { ...reply('u1', 'مرحبا بالعالم'), sender: 'user' };
-    render(<MessageLog personalityName="Ada" busy={false} messages={[mine, reply('r1', 'שלום עולם')]} />);
-    expect(screen.getByText('مرحبا بالعالم').closest('[dir]')).toHaveAttribute('dir', 'auto');
-    expect(screen.getByText('שלום עולם').closest('[dir]')).toHaveAttribute('dir', 'auto');
+  it('shows no jump button while the reader is at the bottom', () => {
+    const { scrollUpTo } = setup();
+    scrollUpTo(3000 - 200 - 10);
+    expect(screen.queryByRole('button', { name: 'Jump to latest' })).not.toBeInTheDocument();
   });
 });

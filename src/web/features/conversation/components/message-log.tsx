@@ -1,8 +1,11 @@
 // The conversation log. It follows new words while the reader is at the bottom, and leaves them
-// alone when they have scrolled up to reread. aria-busy while a reply streams in, so a screen
+// alone when they have scrolled up to reread; sending a message brings them back down (their
+// words and the reply are what they want to see), and "Jump to latest" does it on request. aria-busy while a reply streams in, so a screen
 // reader announces the finished reply once instead of every word. "{name} is replying" is a
 // status outside the log: inside the busy region it would never be announced.
-import { useCallback, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { ArrowDownIcon } from 'lucide-react';
+import { Button } from '../../../components/ui/button';
 import type { LogMessage } from '../utils/log-message';
 import { ChatMessage } from './chat-message';
 import type { SourceReference } from './document-references';
@@ -32,6 +35,9 @@ const STICK_PX = 48;
 export function MessageLog({ messages, personalityName, personalityId, avatarUrl, busy, notice, onOpenSource, replyAction }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
+  // The newest message the person sent: when it changes, they have just sent (or opened) one.
+  const lastSent = useRef<string | undefined>(undefined);
+  const [below, setBelow] = useState(false);
   // The messages are memoized: they get callbacks that stay the same while calling the latest ones.
   const latest = useRef({ onOpenSource, replyAction });
   latest.current = { onOpenSource, replyAction };
@@ -40,8 +46,24 @@ export function MessageLog({ messages, personalityName, personalityId, avatarUrl
 
   useLayoutEffect(() => {
     const el = box.current;
-    if (el && atBottom.current) el.scrollTop = el.scrollHeight;
+    const sent = messages.findLast((m) => m.sender === 'user')?.id;
+    if (sent !== lastSent.current) {
+      lastSent.current = sent;
+      atBottom.current = true;
+    }
+    if (!el) return;
+    if (atBottom.current) el.scrollTop = el.scrollHeight;
+    setBelow(!atBottom.current);
   }, [messages]);
+
+  const jumpToLatest = () => {
+    const el = box.current;
+    if (!el) return;
+    el.scrollTop = el.scrollHeight;
+    atBottom.current = true;
+    setBelow(false);
+    el.focus();
+  };
 
   const replying = messages.some((m) => m.sender !== 'user' && m.streaming && !m.content);
 
@@ -56,6 +78,7 @@ export function MessageLog({ messages, personalityName, personalityId, avatarUrl
         onScroll={(e) => {
           const el = e.currentTarget;
           atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
+          setBelow(!atBottom.current);
         }}
         className="h-[clamp(18rem,calc(100dvh-28rem),44rem)] overflow-y-auto overscroll-contain rounded-lg bg-muted/40 p-3 outline-none focus-visible:ring-2 focus-visible:ring-ring sm:p-4"
       >
@@ -78,6 +101,14 @@ export function MessageLog({ messages, personalityName, personalityId, avatarUrl
           ))}
         </ol>
       </div>
+      {below && (
+        <div className="relative">
+          <Button type="button" variant="secondary" size="sm" onClick={jumpToLatest} className="absolute right-3 bottom-3 shadow-md">
+            <ArrowDownIcon aria-hidden="true" />
+            Jump to latest
+          </Button>
+        </div>
+      )}
       {/* Always present (a live region must exist before its text changes); visually hidden. */}
       <p role="status" className="sr-only" data-testid="reply-status">
         {replying ? `${personalityName} is replying` : ''}
