@@ -1,13 +1,17 @@
 // The library's body: loading skeletons, a load error with retry, the empty states, or the grid
-// (one column on phones, two on tablets, three on desktops).
-import type { ReactNode } from 'react';
-import { RotateCwIcon, SparklesIcon } from 'lucide-react';
+// (one column on phones, two on tablets, three on desktops). A library of more than a few rows
+// gets a search box: with hundreds of public personalities listed first, a person's own ones are
+// otherwise hundreds of cards down.
+import { useId, useState, type ReactNode } from 'react';
+import { RotateCwIcon, SearchIcon, SparklesIcon } from 'lucide-react';
 import { messages } from '../../../../shared/messages';
 import type { Personality } from '../../../../shared/schemas/personality';
 import { errorMessage } from '../../../lib/api-client';
 import { Alert, AlertDescription, AlertTitle } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
+import { Input } from '../../../components/ui/input';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { matchesSearch } from '../utils/library-search';
 import { PersonalityCard } from './personality-card';
 
 interface Props {
@@ -23,9 +27,13 @@ interface Props {
 }
 
 const gridClass = 'grid grid-cols-1 gap-5 sm:grid-cols-2 xl:grid-cols-3';
+/** More personalities than three rows of the widest grid: the search box is shown. */
+export const SEARCH_FROM = 10;
 
 export function PersonalityGrid(props: Props) {
   const { personalities, isPending, error, signedIn } = props;
+  const [query, setQuery] = useState('');
+  const searchId = useId();
 
   if (error && !personalities) {
     return (
@@ -77,20 +85,44 @@ export function PersonalityGrid(props: Props) {
     );
   }
 
+  const searching = personalities.length >= SEARCH_FROM && query.trim() !== '';
+  const shown = searching ? personalities.filter((p) => matchesSearch(p, query)).length : personalities.length;
   return (
-    <ul className={gridClass} aria-label="Personalities">
-      {personalities.map((p) => (
-        // A card being edited (it holds a form) takes the whole row, so the form has room.
-        <li key={p.id} className="grid min-w-0 grid-cols-[minmax(0,1fr)] has-[form]:col-span-full">
-          <PersonalityCard
-            personality={p}
-            signedIn={signedIn}
-            onStartChat={props.onStartChat}
-            onOpenDocuments={props.onOpenDocuments}
-            renderShareAction={props.renderShareAction}
-          />
-        </li>
-      ))}
-    </ul>
+    <div className="grid gap-4">
+      {personalities.length >= SEARCH_FROM && (
+        <div className="grid gap-1.5">
+          <label htmlFor={searchId} className="sr-only">
+            Search personalities
+          </label>
+          <div className="relative max-w-sm">
+            <SearchIcon className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+            <Input id={searchId} type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Search by name or description" className="pl-9" />
+          </div>
+          {/* Announced as the list narrows. */}
+          <p role="status" className="text-sm text-muted-foreground">
+            {searching ? (shown === 0 ? `No personalities match "${query.trim()}".` : `${shown} of ${personalities.length} personalities`) : ''}
+          </p>
+        </div>
+      )}
+      <ul className={gridClass} aria-label="Personalities">
+        {personalities.map((p) => (
+          // A card being edited (it holds a form) takes the whole row, so the form has room. Cards
+          // a search leaves out are hidden, not removed: a card's open edit form keeps its text.
+          <li
+            key={p.id}
+            hidden={searching && !matchesSearch(p, query)}
+            className="grid min-w-0 grid-cols-[minmax(0,1fr)] has-[form]:col-span-full"
+          >
+            <PersonalityCard
+              personality={p}
+              signedIn={signedIn}
+              onStartChat={props.onStartChat}
+              onOpenDocuments={props.onOpenDocuments}
+              renderShareAction={props.renderShareAction}
+            />
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
