@@ -344,6 +344,8 @@ export function createApp(deps: AppDeps) {
     /** Copies the built assets to shared storage, for rolling upgrades (none without S3). */
     publishAssets: () => sharedAssets?.publish() ?? Promise.resolve(0),
     preloadSettled: () => conversations.settled(),
+    /** Waits for replies still being saved (shutdown, before the database closes). */
+    drain: (timeoutMs: number) => conversations.drain(timeoutMs),
     /** Unsubscribes the app's caches from the invalidation bus. */
     close: () => {
       sessionCache.close();

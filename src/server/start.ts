@@ -42,6 +42,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** How long shutdown waits for replies still being saved before closing the database. */
+const SHUTDOWN_SAVE_WAIT_MS = 10_000;
+
 const defaultWebRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/web');
 
 // PGlite folders opened by this process. The lock file holds a pid, which cannot tell two starts in
@@ -98,7 +101,7 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
       logger.warn('DATABASE_URL is set without S3_BUCKET: uploaded files stay in this process\'s DATA_DIR; run several processes only with shared object storage (docs/deployment.md)');
     }
     const webRoot = opts.webRoot === null ? undefined : (opts.webRoot ?? config.webRoot ?? (fs.existsSync(defaultWebRoot) ? defaultWebRoot : undefined));
-    const { app, preload, preloadSettled, publishAssets, documents, close: closeApp } = createApp({
+    const { app, preload, preloadSettled, publishAssets, documents, drain, close: closeApp } = createApp({
       config,
       database,
       logger,
@@ -137,6 +140,9 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
       close: async () => {
         documents.endStreams();
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        // A reply whose reader left just before is still being checked and saved: its words go
+        // to the database before it closes (a few seconds at most; then it is given up, logged).
+        if (!(await drain(SHUTDOWN_SAVE_WAIT_MS))) logger.warn('stopping with a reply still being saved: it may be lost');
         await jobs.stop();
         await housekeeping.stop();
         await documents.close();

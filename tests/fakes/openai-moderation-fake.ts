@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 export interface FakeModeration {
   url: string;
   requests: { model?: string; input?: unknown; authorization?: string }[];
-  /** The scores the next answers carry; `fail` answers 500. */
-  set(next: { scores?: Record<string, number>; fail?: boolean }): void;
+  /** The scores the next answers carry; `fail` answers 500; `delayMs` holds each answer that long. */
+  set(next: { scores?: Record<string, number>; fail?: boolean; delayMs?: number }): void;
   close(): Promise<void>;
 }
 
@@ -16,11 +16,13 @@ const CATEGORIES = ['harassment', 'harassment/threatening', 'hate', 'hate/threat
 export async function startFakeModeration(): Promise<FakeModeration> {
   let scores: Record<string, number> = {};
   let fail = false;
+  let delayMs = 0;
   const requests: FakeModeration['requests'] = [];
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (d: Buffer) => (raw += d.toString()));
-    req.on('end', () => {
+    req.on('end', async () => {
+      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
       if (req.method !== 'POST' || req.url !== '/v1/moderations') {
         res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
         return;
@@ -49,6 +51,7 @@ export async function startFakeModeration(): Promise<FakeModeration> {
     set(next) {
       scores = next.scores ?? {};
       fail = next.fail ?? false;
+      delayMs = next.delayMs ?? 0;
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
   };

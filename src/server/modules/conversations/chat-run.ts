@@ -26,6 +26,7 @@ import type { ContextCache } from './context-cache';
 import type { PreviewPayload } from './preview-token';
 import type { ModerationService } from '../moderation/moderation.service';
 import type { ReplyTokens } from '../moderation/reply-token';
+import type { InFlight } from '../../lib/in-flight';
 
 export interface Exchange {
   personality: PersonalityRow;
@@ -65,6 +66,8 @@ export interface RunDeps {
   moderation?: Pick<ModerationService, 'checkAndFlag'>;
   /** Signs each completed reply for a report of it; absent in some tests and benches. */
   replyTokens?: Pick<ReplyTokens, 'sign'>;
+  /** Runs still saving hold the database open at shutdown (lib/in-flight.ts). */
+  inFlight?: InFlight;
 }
 
 export function fallbackReply(seed: string): string {
@@ -126,8 +129,10 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
         } catch (err) {
           await noteIfGone(err);
           // The error itself, not its message: a failed statement's message carries its parameters
-          // (the person's words), which the logger leaves out of an Error.
-          logger.error(`could not save a chat message (conversation ${conversationId})`, err);
+          // (the person's words), which the logger leaves out of an Error. A personality deleted
+          // meanwhile is an ordinary race (another tab), not a fault to alarm an operator with.
+          if (gone) logger.info(`a chat message was not saved: personality ${ex.personality.id} was deleted meanwhile`);
+          else logger.error(`could not save a chat message (conversation ${conversationId})`, err);
           return 'failed';
         }
       }
@@ -156,7 +161,8 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
       return { messageId: await repo.insertMessage(db, { ...reply, role: 'assistant' }), failed: false };
     } catch (err) {
       await noteIfGone(err);
-      logger.error(`could not save a reply (conversation ${conversationId})`, err);
+      if (gone) logger.info(`a reply was not saved: personality ${ex.personality.id} was deleted meanwhile`);
+      else logger.error(`could not save a reply (conversation ${conversationId})`, err);
       return { messageId: null, failed: true };
     }
   };
@@ -166,6 +172,8 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
   return {
     conversationId,
     async *events(signal, hooks) {
+      // Until the reply (or what was said of it) is saved, shutdown waits before closing the database.
+      const ended = deps.inFlight?.begin();
       let text = '';
       let first = true;
       let settled = false;
@@ -247,9 +255,13 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
         if (!finished) void reply?.return?.(undefined)?.catch(() => {});
         // Stopped by the person (or the connection dropped): keep the question and what they saw,
         // checked like a completed reply (a severe one is not kept; anything flagged waits for an admin).
-        if (!settled) {
-          if (text.trim()) await checkAndSave('stopped');
-          else await persist();
+        try {
+          if (!settled) {
+            if (text.trim()) await checkAndSave('stopped');
+            else await persist();
+          }
+        } finally {
+          ended?.();
         }
       }
     },

@@ -17,6 +17,7 @@ import { isUuid, loadVisiblePersonality } from '../personalities/personality-acc
 import type { QuestionService } from '../questions/questions.service';
 import * as repo from './conversations.repository';
 import type { ConversationService } from './conversations.service';
+import type { InFlight } from '../../lib/in-flight';
 import { createChatRun, type ChatRun, type Exchange } from './chat-run';
 import type { PersonaContexts } from './persona-context';
 import { boundHistory, buildMessages, buildSystemPrompt, type HistoryTurn } from './prompt-builder';
@@ -41,6 +42,8 @@ export interface ChatDeps {
   previews: PreviewSigner;
   moderation?: Pick<ModerationService, 'checkAndFlag'>;
   replyTokens?: Pick<ReplyTokens, 'sign'>;
+  /** Replies still being saved, waited for at shutdown. */
+  inFlight?: InFlight;
 }
 
 export interface ExchangeInput {
@@ -56,7 +59,7 @@ export function toReference(p: Pick<RetrievedPassage, 'fileName' | 'chunkIndex' 
 }
 
 export function createChatService(deps: ChatDeps) {
-  const { db, clock, logger, responder, retriever, contexts, conversations, questions, previews, moderation, replyTokens } = deps;
+  const { db, clock, logger, responder, retriever, contexts, conversations, questions, previews, moderation, replyTokens, inFlight } = deps;
 
   /**
    * The person's message is checked before the model sees it (the offline classifier takes
@@ -236,7 +239,7 @@ export function createChatService(deps: ChatDeps) {
       const ex = input.previewId
         ? await afterLimit(limit, fromPreview(viewer, personalityId, { ...input, previewId: input.previewId }))
         : await screen(personalityId, input.message, prepare(viewer, personalityId, input, limit));
-      return createChatRun({ db, clock, logger, responder, cache: contexts.cache, questions, moderation, replyTokens }, viewer, ex, startedAt);
+      return createChatRun({ db, clock, logger, responder, cache: contexts.cache, questions, moderation, replyTokens, inFlight }, viewer, ex, startedAt);
     },
   };
 }

@@ -20,6 +20,7 @@ import { createPreviewSigner } from './preview-token';
 import { createConversationService } from './conversations.service';
 import { createChatService } from './chat.service';
 import { chatRoutes } from './chat.routes';
+import { createInFlight } from '../../lib/in-flight';
 import { conversationRoutes, personalityConversationRoutes } from './conversations.routes';
 import { systemOptimizationRoutes } from './system-optimizations.routes';
 import type { ModerationService } from '../moderation/moderation.service';
@@ -60,7 +61,10 @@ export function createConversationsModule(deps: ConversationsModuleDeps) {
   const contexts = createPersonaContexts(db, cache);
   const questions = createQuestionService(db, clock, logger);
   const conversations = createConversationService({ db, clock, contexts, responder });
+  // Replies still being saved when the server stops: it waits for them before closing the database.
+  const inFlight = createInFlight();
   const chat = createChatService({
+    inFlight,
     db,
     clock,
     logger,
@@ -126,5 +130,7 @@ export function createConversationsModule(deps: ConversationsModuleDeps) {
     settled: () => warming,
     /** Unsubscribes from the invalidation bus. */
     close: stopForgetting,
+    /** Waits (at most `timeoutMs`) for replies still being saved; true when none is left. */
+    drain: (timeoutMs: number) => inFlight.drain(timeoutMs),
   };
 }
