@@ -1,12 +1,13 @@
 // The order of work in one streamed exchange (issue 19): the person's message is saved beside the
 // model call, not after its first word; it is durable before `done`; and a failure to save is
 // reported in the stream and logged as an error, never silent.
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 import { conversationMessages } from '../../db/schema/conversations';
 import type { Database } from '../../db/client';
-import type { ChatResponder } from '../../ai/providers';
+import { createChatResponder, type ChatResponder } from '../../ai/providers';
 import type { Logger } from '../../lib/logger';
 import { systemClock } from '../../lib/clock';
 import { messages } from '../../../shared/messages';
@@ -185,5 +186,23 @@ describe('one exchange', () => {
     // The reply still reaches the person, and so does the news that it was not kept.
     expect(events.at(-1)).toEqual({ type: 'done', messageId: null, content: 'Still here.', documentReferences: [], saveFailed: messages.chat.notSaved });
     expect(logger.errors.some((m) => m.includes('could not save a chat message'))).toBe(true);
+  });
+
+  it('cites no document when the offline responder declines, though passages were found', async () => {
+    const responder = createChatResponder(server.config);
+    expect(responder.mode).toBe('offline');
+    const reference = { fileName: 'engine-notes.txt (chunk 1)', similarity: 0.42, documentId: crypto.randomUUID(), chunkIndex: 0 };
+    const ex: Exchange = {
+      ...exchange('What is your favourite football team?'),
+      documents: [reference],
+      passages: [{ fileName: 'engine-notes.txt', chunkIndex: 0, content: 'The Analytical Engine would weave algebraic patterns as the Jacquard loom weaves flowers.', similarity: 0.42 }],
+    };
+    const run = createChatRun({ db: server.database.db, clock: systemClock, logger: recordingLogger(), responder, cache: createContextCache({ clock: systemClock }), questions: { log: async () => {} } as never }, viewer, ex, performance.now());
+    const events = await collect(run.events(new AbortController().signal));
+    const done = events.find((e) => e.type === 'done') as Extract<ChatStreamEvent, { type: 'done' }>;
+    expect(done.content).toContain('my documents say nothing about that');
+    expect(done.documentReferences).toEqual([]);
+    const saved = await server.database.db.select().from(conversationMessages).where(eq(conversationMessages.id, done.messageId!));
+    expect(saved[0]!.documentReferences).toEqual([]);
   });
 });

@@ -16,7 +16,7 @@ import { messages } from '../../../shared/messages';
 import type { ChatStreamEvent } from '../../../shared/chat-stream';
 import type { DocumentReference } from '../../../shared/schemas/conversations';
 import type { ChatResponder, ChatTurn } from '../../ai/providers';
-import { wordChunks } from '../../ai/offline/offline-responder';
+import { isDeclined, wordChunks } from '../../ai/offline/offline-responder';
 import type { PersonalityRow } from '../personalities/personalities.repository';
 import type { QuestionService } from '../questions/questions.service';
 import * as repo from './conversations.repository';
@@ -197,9 +197,12 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
        * one is withheld (the person saw it stream, so the log replaces it with the notice, and the
        * event to send says so); anything flagged waits for an admin.
        */
+      // An offline reply that says its documents hold nothing on the question cites none of them
+      // (the passages it was given are not where an answer came from).
+      const references = () => (responder.mode === 'offline' && isDeclined(text) ? [] : ex.documents);
       const checkAndSave = async (kind: 'message' | 'stopped'): Promise<{ withheld: ChatStreamEvent } | { messageId: string | null; failed: boolean }> => {
         const verdict = await deps.moderation?.checkAndFlag(ex.personality.id, 'reply', text);
-        if (!verdict?.severe) return save(text, kind, ex.documents);
+        if (!verdict?.severe) return save(text, kind, references());
         const withheld = messages.moderation.replyWithheld;
         const { messageId, failed } = await save(withheld, 'fallback', []);
         return { withheld: { type: 'error', code: 'REPLY_WITHHELD', message: withheld, fallback: withheld, messageId, ...notSaved(failed) } };
@@ -230,7 +233,7 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
         }
         const { messageId, failed } = kept;
         const replyToken = deps.replyTokens?.sign(ex.personality.id, text);
-        yield { type: 'done', messageId, content: text, documentReferences: ex.documents, ...(replyToken ? { replyToken } : {}), ...notSaved(failed) };
+        yield { type: 'done', messageId, content: text, documentReferences: references(), ...(replyToken ? { replyToken } : {}), ...notSaved(failed) };
       } catch (err) {
         if (signal.aborted) return;
         settled = true;
