@@ -6,9 +6,11 @@ import { pronunciationReportSchema } from './pronunciation';
 import { limits } from '../limits';
 import { messages } from '../messages';
 
+// NFC: documents are stored composed, and a question typed with combining accents (macOS,
+// Vietnamese keyboards) must read as the same words, in retrieval and in the saved log.
 const chatText = z
   .string({ error: messages.chat.messageRequired })
-  .transform((v) => v.trim())
+  .transform((v) => v.normalize('NFC').trim())
   .pipe(
     z
       .string()

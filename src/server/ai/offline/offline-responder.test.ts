@@ -2,7 +2,7 @@
 // instructions hidden in documents.
 import { describe, expect, it } from 'vitest';
 import { splitDoNotRead } from '../../../shared/do-not-read';
-import { bestSayableSentence, composeOfflineReply, declineReply, isDeclined, replyWindow, sayableSentences, wordChunks } from './offline-responder';
+import { bestSayableSentence, composeOfflineReply, declineReply, isDeclined, isSayable, replyWindow, sayableSentences, wordChunks } from './offline-responder';
 import { contentTerms, sentences } from './text-match';
 
 const passages = [
@@ -136,4 +136,78 @@ describe('the best sentence that says something', () => {
   function saysNothing(sentence: string): boolean {
     return /^(#|Q:|Tobermory|With love|Marta)/.test(sentence);
   }
+});
+
+describe('questions and documents in Chinese, Japanese, Hindi and Arabic', () => {
+  const chinese = { fileName: '李白.txt', chunkIndex: 0, similarity: 0.78, content: '静夜思\n李白是唐朝著名的诗人。他出生于公元七零一年。李白最喜欢喝酒和赏月。' };
+
+  it('quotes the sentence sharing the question\'s characters, even without vectors', () => {
+    const reply = composeOfflineReply({ personalityName: '李白', question: '李白最喜欢什么？', passages: [chinese] });
+    expect(isDeclined(reply)).toBe(false);
+    expect(reply).toContain('李白最喜欢喝酒和赏月。');
+    expect(reply).not.toContain('静夜思'); // the title line is a heading
+  });
+
+  it('quotes a title that appears word for word in the document', () => {
+    const japanese = {
+      fileName: 'nihon.txt',
+      chunkIndex: 0,
+      similarity: 0.78,
+      content: '吾輩は猫である\n『吾輩は猫である』は夏目漱石の小説です。一九〇五年に発表されました。猫の目から人間を描いています。',
+    };
+    const reply = composeOfflineReply({ personalityName: '漱石', question: '吾輩は猫であるについて教えて', passages: [japanese] });
+    expect(isDeclined(reply)).toBe(false);
+    expect(reply).toContain('『吾輩は猫である』は夏目漱石の小説です。');
+  });
+
+  it('takes the sentence retrieval chose in a Japanese paragraph (not mistaken for a heading)', () => {
+    const content = '東京は日本の首都です。人口は約千四百万人です。';
+    expect(sayableSentences(content)).toEqual([true, true]);
+    const window = replyWindow({ fileName: 'j.txt', chunkIndex: 0, similarity: 0.7, content, bestSentence: 1, sentenceSimilarity: 0.6 }, []);
+    expect(window).toEqual(['東京は日本の首都です。', '人口は約千四百万人です。']);
+  });
+
+  it('answers Hindi and Arabic from the sentence that shares their words, not the whole paragraph', () => {
+    const hindi = {
+      fileName: 'premchand.txt',
+      chunkIndex: 0,
+      similarity: 0.6,
+      content: 'प्रेमचंद का जन्म लमही में हुआ था। उन्होंने गोदान लिखा। उनका भोजन खिचड़ी था। वे शिक्षक थे। उनकी पत्नी शिवरानी देवी थीं।',
+    };
+    const reply = composeOfflineReply({ personalityName: 'प्रेमचंद', question: 'आपकी पत्नी कौन थीं?', passages: [hindi] });
+    expect(reply).toContain('उनकी पत्नी शिवरानी देवी थीं।');
+    expect(reply).not.toContain('लमही');
+    const arabic = {
+      fileName: 'gibran.txt',
+      chunkIndex: 0,
+      similarity: 0.6,
+      content: 'ولد جبران في بشري. كتب كتاب النبي بالإنجليزية. كان رساماً وشاعراً. عاش في بوسطن. توفي في نيويورك.',
+    };
+    const answer = composeOfflineReply({ personalityName: 'جبران', question: 'متى توفي في نيويورك؟', passages: [arabic] });
+    expect(answer).toContain('توفي في نيويورك.');
+    expect(answer).not.toContain('بشري');
+  });
+
+  it('does not quote a name alone, a heading, or a question line in these scripts', () => {
+    for (const s of ['李白。', '第一章 李白的生平', '李白是谁？', 'هل توفي في نيويورك؟', 'अध्याय एक']) expect(isSayable(s), s).toBe(false);
+    for (const s of ['我是李白。', '東京は日本の首都です。', 'उन्होंने गोदान लिखा।', '「本当です」']) expect(isSayable(s), s).toBe(true);
+  });
+
+  it('for a Chinese question, quotes the passage and sentence sharing its characters, whatever the (English) embedding said', () => {
+    // The embedded model reads English: every Chinese or Japanese text gets about the same vector,
+    // so the Japanese passage ranked first, tied, with an arbitrary "closest" sentence.
+    const japanese = { fileName: 'ja.txt', chunkIndex: 0, similarity: 0.36, content: '『吾輩は猫である』は夏目漱石の小説です。一九〇五年に発表されました。', bestSentence: 0, sentenceSimilarity: 0.3 };
+    const tied = { ...chinese, similarity: 0.36, bestSentence: 1, sentenceSimilarity: 0.3 };
+    const reply = composeOfflineReply({ personalityName: '李白', question: '李白最喜欢什么？', passages: [japanese, tied] });
+    expect(reply).toContain('李白最喜欢喝酒和赏月。');
+    expect(reply).toContain('(from 李白.txt (chunk 1))');
+    expect(reply).not.toContain('吾輩');
+  });
+
+  it('declines a Chinese question no passage shares a pair of characters with, whatever the (English) embedding said', () => {
+    expect(isDeclined(composeOfflineReply({ personalityName: '李白', question: '你会开车吗？', passages: [chinese] }))).toBe(true);
+    // "Can you drive?": the embedded model put it near the Chinese passage, as it puts any Chinese.
+    const near = { ...chinese, bestSentence: 1, sentenceSimilarity: 0.4 };
+    expect(isDeclined(composeOfflineReply({ personalityName: '李白', question: '你会开车吗？', passages: [near] }))).toBe(true);
+  });
 });

@@ -2,12 +2,13 @@
 // name with a short window of its best passage (the sentence most similar to the question, by
 // embedding when retrieval knows it, else by shared words, with its neighbours: two or three
 // sentences, never a heading, a date line, a greeting or sign-off, a question line or a repeated
-// sentence), cites it, and says plainly when its documents say nothing on the question (retrieval
+// sentence; for a question in Chinese or Japanese, which the embedded model cannot read, passage
+// and sentence are the ones sharing most pairs of characters), cites it, and says plainly when its documents say nothing on the question (retrieval
 // decides that and then hands over no passage). It only ever quotes the passage: nothing inside it
 // (or the system prompt) is treated as an instruction, so it cannot be talked into revealing it.
 import { DO_NOT_READ_CLOSE, DO_NOT_READ_OPEN } from '../../../shared/do-not-read';
 import { referenceName } from '../../../shared/document-reference';
-import { contentTerms, overlap, sentences, words } from './text-match';
+import { contentTerms, overlap, sentences, wordCount, words, writtenWithoutSpaces } from './text-match';
 
 export interface OfflinePassage {
   fileName: string;
@@ -38,7 +39,7 @@ export function composeOfflineReply(input: OfflineReplyInput): string {
   if ((terms.length === 0 && input.passages.length === 0) || (GREETING.test(input.question.trim()) && words(input.question).length <= 5)) {
     return `Hello! I'm ${name}. I answer from my own documents, so ask me about something they cover and I will tell you what they say.`;
   }
-  const best = answeringPassage(input.passages);
+  const best = writtenWithoutSpaces(input.question) ? passageSharingMost(input.passages, terms) : answeringPassage(input.passages);
   const window = best ? replyWindow(best, terms) : [];
   if (window.length === 0) return declineReply(name);
   const intro = INTROS[hash(input.question) % INTROS.length]!(name);
@@ -61,6 +62,24 @@ function answeringPassage(passages: OfflinePassage[]): OfflinePassage | undefine
   const value = (p: OfflinePassage) => (1 - SENTENCE_WEIGHT) * p.similarity + SENTENCE_WEIGHT * (p.sentenceSimilarity ?? 0);
   for (const p of passages.slice(1, QUOTE_FROM)) if (p.sentenceSimilarity !== undefined && value(p) > value(best)) best = p;
   return best;
+}
+
+/**
+ * For a question in Chinese or Japanese: among the best few, the passage sharing most of its
+ * character pairs (the earlier of equals), quoted around its sentence sharing most of them; none
+ * (the reply declines) when no passage shares any. The embedded embedding model reads English, so
+ * it gives every such text about the same vector: its ranking and its "closest sentence" neither
+ * tell a Chinese passage from a Japanese one nor a question the documents answer from one they do not.
+ */
+function passageSharingMost(passages: OfflinePassage[], terms: string[]): OfflinePassage | undefined {
+  let best: OfflinePassage | undefined;
+  let most = 0;
+  for (const p of passages.slice(0, QUOTE_FROM)) {
+    const shared = overlap(terms, p.content);
+    if (shared > most) [best, most] = [p, shared];
+  }
+  // Without the vectors' sentence: replyWindow centres on the sentence sharing most.
+  return best && { fileName: best.fileName, chunkIndex: best.chunkIndex, content: best.content, similarity: best.similarity };
 }
 
 const INTROS: ((name: string) => string)[] = [
@@ -151,15 +170,22 @@ function saysSomething(sentence: string): boolean {
   return isSayable(sentence.replace(/^A:\s*/, ''));
 }
 
+/** How a sentence ends: . ! … and closing quotes, the Chinese/Japanese 。！ and brackets, the Devanagari and Urdu stops. */
+const SENTENCE_END = /[.!…"'”)。！．｡」』）।॥۔]$/;
+/** A question line: ? and its Chinese/Japanese and Arabic forms. */
+const QUESTION_END = /[?？؟]$/;
+
 /** A sentence that says something: not a heading, a date line, a greeting or sign-off, a name alone or a question. */
 export function isSayable(sentence: string): boolean {
   const s = sentence.trim();
-  if (s.length === 0 || /^#{1,6}\s/.test(s) || /^Q:/.test(s) || s.endsWith('?')) return false;
+  if (s.length === 0 || /^#{1,6}\s/.test(s) || /^Q:/.test(s) || QUESTION_END.test(s)) return false;
   if (DATE_LINE.test(s) || SIGN_OFF.test(s) || SALUTATION.test(s)) return false;
+  // Chinese and Japanese count by characters (wordCount), so a sentence of theirs is not "a few words".
+  const count = wordCount(s);
   // A line of a few words without a sentence's end: a heading, a title, a signature.
-  if (!/[.!…"'”)]$/.test(s) && words(s).length <= 8) return false;
-  // A name or initial alone ("Mum", "M.", "Arthur.").
-  if (words(s).length <= 2) return false;
+  if (!SENTENCE_END.test(s) && count <= 8) return false;
+  // A name or initial alone ("Mum", "M.", "Arthur.", "李白。").
+  if (count <= 2) return false;
   return true;
 }
 

@@ -54,14 +54,49 @@ export function cardPng(avatar: Buffer, src: ExportSource): Buffer {
   return writePng(chunks);
 }
 
-/** A download name from the personality's name: letters, digits, spaces, dashes; never a path. */
+/**
+ * A download name from the personality's name, in whatever script it is written ("李白.json",
+ * "Zoë_🌸.json"): spaces become "_", and nothing that could make it a path, break the header or
+ * disguise the extension stays (separators, quotes, control and bidirectional characters).
+ */
 export function exportFileName(name: string, ext: 'json' | 'png'): string {
-  const base = name
+  const base = Array.from(
+    name
+      .normalize('NFC')
+      // Control and format characters (RLO could show "gnp.json" as "nosj.png"), but the joiners
+      // that hold emoji and Persian words together.
+      .replace(/[\p{Cc}\p{Cf}]/gu, (c) => (c === '\u200c' || c === '\u200d' ? c : ''))
+      .replace(/[\/\\:*?"'<>|%]+/g, '')
+      .trim()
+      .replace(/\s+/g, '_')
+      .replace(/^[._]+/, ''),
+  )
+    .slice(0, 80)
+    .join('');
+  return `${base || 'character'}.${ext}`;
+}
+
+/** The name for clients that only read plain `filename`: letters, digits, "_" and "-" in ASCII. */
+function asciiFileName(fileName: string): string {
+  const dot = fileName.lastIndexOf('.');
+  const base = fileName
+    .slice(0, dot)
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^A-Za-z0-9 _-]+/g, '')
-    .trim()
-    .replace(/\s+/g, '_')
-    .slice(0, 80);
-  return `${base || 'character'}.${ext}`;
+    .replace(/[^A-Za-z0-9_-]+/g, '')
+    .replace(/^_+|_+$/g, '');
+  return `${base || 'character'}${fileName.slice(dot)}`;
+}
+
+/**
+ * Content-Disposition for a download named by exportFileName: an ASCII `filename` every client
+ * understands and, when the name is more than that, `filename*` with it in UTF-8 (RFC 6266 and
+ * 5987), which browsers prefer.
+ */
+export function attachmentDisposition(fileName: string): string {
+  const ascii = asciiFileName(fileName);
+  if (ascii === fileName) return `attachment; filename="${ascii}"`;
+  // encodeURIComponent leaves ' ( ) * as they are; RFC 5987 wants them encoded.
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

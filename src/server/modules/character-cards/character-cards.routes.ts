@@ -10,11 +10,7 @@ import { personalityResponseSchema } from '../../../shared/schemas/personality';
 import { requireViewer } from '../../auth/session';
 import type { CharacterCardService } from './character-cards.service';
 import { readCardUpload } from './card-upload';
-
-function attachment(fileName: string): string {
-  // fileName is ASCII letters, digits, "_", "-" and one extension (exportFileName).
-  return `attachment; filename="${fileName}"`;
-}
+import { attachmentDisposition } from './card-export';
 
 const cardFile = multipartBody({ file: z.any().describe('A character card: PNG with embedded data, or JSON (V1, V2 or V3)') }, 'The card');
 const tags = ['character cards'];
@@ -41,14 +37,14 @@ export function characterCardRoutes(service: CharacterCardService) {
     .get('/:id/export.json', async (c) => {
       const viewer = requireViewer(c.get('viewer'));
       const file = await service.export(viewer, c.req.param('id'), 'json');
-      c.header('Content-Disposition', attachment(file.fileName));
+      c.header('Content-Disposition', attachmentDisposition(file.fileName));
       c.header('Cache-Control', 'private, no-store');
       return c.body(file.body as string, 200, { 'Content-Type': file.contentType });
     })
     .get('/:id/export.png', async (c) => {
       const viewer = requireViewer(c.get('viewer'));
       const file = await service.export(viewer, c.req.param('id'), 'png');
-      c.header('Content-Disposition', attachment(file.fileName));
+      c.header('Content-Disposition', attachmentDisposition(file.fileName));
       c.header('Cache-Control', 'private, no-store');
       return c.body(file.body as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': file.contentType });
     })

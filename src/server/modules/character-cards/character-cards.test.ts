@@ -256,6 +256,31 @@ describe('export', () => {
     expect(refused.body.error.message).toBe('Only the owner can export this personality');
   });
 
+  it('names the download after the personality in any script, with an ASCII fallback', async () => {
+    const owner = await server.user();
+    const id = (await send(owner, '/import', pngCard(mirella()))).body.personality.id as string;
+    const dispositionFor = async (name: string, ext = 'json') => {
+      await server.database.db.update(personalities).set({ name }).where(eq(personalities.id, id));
+      const res = await owner.raw(`/api/personalities/${id}/export.${ext}`);
+      expect(res.status).toBe(200);
+      return res.headers.get('content-disposition');
+    };
+    const utf8Name = (disposition: string | null) => decodeURIComponent(/filename\*=UTF-8''(.+)$/.exec(disposition ?? '')![1]!);
+
+    expect(await dispositionFor('李白')).toBe(`attachment; filename="character.json"; filename*=UTF-8''%E6%9D%8E%E7%99%BD.json`);
+    expect(utf8Name(await dispositionFor('Лев Толстой', 'png'))).toBe('Лев_Толстой.png');
+    expect(utf8Name(await dispositionFor('عمر الخيام'))).toBe('عمر_الخيام.json');
+    const zoe = await dispositionFor('Zoë 🌸');
+    expect(zoe).toMatch(/^attachment; filename="Zoe\.json"; filename\*=UTF-8''/);
+    expect(utf8Name(zoe)).toBe('Zoë_🌸.json');
+    expect(await dispositionFor("O'Brien (the 2nd)")).toBe(`attachment; filename="OBrien_the_2nd.json"; filename*=UTF-8''OBrien_%28the_2nd%29.json`);
+
+    // Nothing that makes a path, breaks out of the header or hides the real extension.
+    const hostile = await dispositionFor('../..\\etc/passwd\u202Egnp.\r\n"x";\u0007');
+    expect(hostile).toMatch(/^attachment; filename="[A-Za-z0-9_-]+\.json"; filename\*=UTF-8''[A-Za-z0-9%._~!-]+$/);
+    expect(utf8Name(hostile)).toBe('etcpasswdgnp.x;.json');
+  });
+
   it('round-trips name, description, greeting, behaviour and lorebook through JSON and PNG', async () => {
     const owner = await server.user();
     const id = (await send(owner, '/import', pngCard(mirella()))).body.personality.id as string;

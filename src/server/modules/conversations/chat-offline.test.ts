@@ -115,6 +115,20 @@ describe('chat with the offline responder', () => {
     expect((await visitor.get(`/api/personalities/${id}/conversations`)).status).toBe(401);
   });
 
+  it('reads a question typed with combining accents (NFD, as macOS and Vietnamese keyboards send) like the stored document (NFC)', async () => {
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Chef');
+    await seedDocument(server.database.db, { personalityId: id, fileName: 'desserts.txt', chunks: ['My crème brûlée was famous in Lyon. I burnt the sugar with a hot iron.'] });
+    const question = 'Tell me about your crème brûlée'.normalize('NFD');
+    expect(question).not.toBe(question.normalize('NFC'));
+    const res = await chat(owner, id, { message: question });
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('My crème brûlée was famous in Lyon.');
+    // Saved as typed, in its composed form.
+    const saved = await owner.get(`/api/conversations/${eventOf(res, 'start')!.conversationId}`);
+    expect(saved.body.conversation.messages[1].content).toBe('Tell me about your crème brûlée');
+  });
+
   it('refuses an empty or blank message, for sending and for previewing', async () => {
     const owner = await server.user();
     const id = await createPersonality(owner, 'Ada Lovelace');

@@ -6,6 +6,7 @@ import type { Viewer } from '../../auth/session';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { messages } from '../../../shared/messages';
+import { truncate } from '../../../shared/text/cut';
 import type { ChatMessage, Conversation, ConversationSummary, MessageKind } from '../../../shared/schemas/conversations';
 import type { ChatResponder } from '../../ai/providers';
 import { isUuid, loadVisiblePersonality } from '../personalities/personality-access';
@@ -18,7 +19,7 @@ const TITLE_FROM_MESSAGE_MAX = 60;
 
 export function titleFromMessage(message: string): string {
   const oneLine = message.replace(/\s+/g, ' ').trim();
-  return oneLine.length <= TITLE_FROM_MESSAGE_MAX ? oneLine : `${oneLine.slice(0, TITLE_FROM_MESSAGE_MAX - 1).trimEnd()}…`;
+  return truncate(oneLine, TITLE_FROM_MESSAGE_MAX);
 }
 
 export function toMessageDto(m: repo.MessageRow): ChatMessage {

@@ -81,4 +81,11 @@ describe('history bounds', () => {
     const huge = boundHistory([{ role: 'user', content: 'y'.repeat(50_000) }], { maxChars: 1000 });
     expect(huge[0]!.content.length).toBeLessThanOrEqual(1000);
   });
+
+  it('cuts an old turn between characters, never through an emoji (a half is sent as U+FFFD)', () => {
+    // The budget's cut falls on the second half of an emoji's surrogate pair.
+    const [kept] = boundHistory([{ role: 'user', content: `${'y'.repeat(8)}😀😀 and more` }], { maxChars: 10 });
+    expect(kept!.content).toBe(`${'y'.repeat(8)}…`);
+    expect(kept!.content).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  });
 });

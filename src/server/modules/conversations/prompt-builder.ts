@@ -6,6 +6,7 @@
 import { DO_NOT_READ_CLOSE, DO_NOT_READ_OPEN } from '../../../shared/do-not-read';
 import { referenceName } from '../../../shared/document-reference';
 import { limits } from '../../../shared/limits';
+import { headOf } from '../../../shared/text/cut';
 import type { ChatTurn } from '../../ai/providers';
 import type { PronunciationReport } from '../../../shared/schemas/pronunciation';
 
@@ -88,7 +89,7 @@ export function boundHistory(
   let budget = maxChars;
   for (let i = usable.length - 1; i >= 0 && kept.length < maxMessages && budget > 0; i--) {
     const t = usable[i]!;
-    const content = t.content.length > budget ? `${t.content.slice(0, Math.max(0, budget - 1))}…` : t.content;
+    const content = t.content.length > budget ? `${headOf(t.content, Math.max(0, budget - 1))}…` : t.content;
     kept.unshift({ role: t.role, content });
     budget -= content.length;
   }

@@ -57,7 +57,7 @@ describe('chunkText', () => {
 
 describe('normalizeExtractedText', () => {
   it('removes invisible and control characters, keeps real text', () => {
-    expect(normalizeExtractedText('a\u200Bb\u200Dc\u2060d\u00ADe\u202Ef\u2067g\uFE0Fh\u{E0020}\u{E0069}i\u0000\u001Bj\u0085k')).toBe('abcdefghij\nk');
+    expect(normalizeExtractedText('a\u200Bb\u200D\u200Dc\u2060d\u00ADe\u202Ef\u2067g\uFE0Fh\u{E0020}\u{E0069}i\u0000\u001Bj\u0085k')).toBe('abcdefghij\nk');
     expect(normalizeExtractedText('  Hello\u00A0\u00A0 world \t!\r\n\r\n\r\n\r\nBye  ')).toBe('Hello world !\n\nBye');
     expect(normalizeExtractedText('café naïve 日本語 😀')).toBe('café naïve 日本語 😀');
     expect(normalizeExtractedText('cafe\u0301')).toBe('café');

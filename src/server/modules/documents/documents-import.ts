@@ -10,7 +10,7 @@ import type { DocumentDto } from '../../../shared/schemas/documents';
 import type { DocumentService } from './documents.service';
 import type { ExtractPool } from './extract-pool';
 import { sniffFetched } from './file-sniff';
-import { extractDocumentText } from './text-extract';
+import { extractFetchedText } from './text-extract';
 import { cleanDisplayName } from './display-name';
 
 export interface UrlImportOptions {
@@ -29,16 +29,17 @@ export function createUrlImporter(service: DocumentService, pool: ExtractPool, o
       if (err instanceof UrlFetchError) throw new AppError('BAD_REQUEST', fetchMessage(err));
       throw err;
     }
-    const kind = sniffFetched(page.contentType, page.body);
-    if (!kind) throw new AppError('BAD_REQUEST', messages.documents.urlUnsupportedType);
+    const fetched = sniffFetched(page.contentType, page.body);
+    if (!fetched) throw new AppError('BAD_REQUEST', messages.documents.urlUnsupportedType);
     const fallbackName = nameFromUrl(page.url);
-    const outcome = await extractDocumentText(pool, kind, page.body, fallbackName, opts.maxPages);
+    const outcome = await extractFetchedText(pool, fetched, page.body, fallbackName, opts.maxPages);
     if (!outcome.ok) throw new AppError('BAD_REQUEST', messages.documents.urlNoText);
     const title = cleanDisplayName(outcome.title ?? undefined, fallbackName);
     return service.addStored(personality, {
       fileName: title,
-      kind,
-      bytes: page.body,
+      kind: fetched.kind,
+      // A page whose charset only its Content-Type named is stored as UTF-8: the header is not kept.
+      bytes: outcome.reencoded ?? page.body,
       isPrivate: input.isPrivate ?? false,
       content: outcome.text,
       sourceUrl: page.url,

@@ -34,7 +34,8 @@ describe('document upload validation', () => {
       { name: 'big.txt', data: 'a'.repeat(10 * MB + 1) },
       { name: 'fake.pdf', data: 'just text pretending' },
       { name: 'binary.txt', data: new Uint8Array([0x68, 0x00, 0x69]) },
-      { name: 'latin1.txt', data: new Uint8Array([0x63, 0x61, 0x66, 0xe9]) },
+      // "你好世界" in GBK: not UTF-8, and mojibake as Windows-1252 (text-decode.ts).
+      { name: 'gbk.txt', data: new Uint8Array([0xc4, 0xe3, 0xba, 0xc3, 0xca, 0xc0, 0xbd, 0xe7]) },
       { name: 'empty.md', data: '' },
       { name: 'notword.docx', data: zipSync({ 'hello.txt': new TextEncoder().encode('hi') }) },
       { name: 'page.html', data: 'no markup here at all' },
@@ -43,7 +44,7 @@ describe('document upload validation', () => {
     expect(res.status).toBe(200);
     const byName = Object.fromEntries(res.body.results.map((r: { fileName: string }) => [r.fileName, r]));
     expect(res.body.results.map((r: { fileName: string }) => r.fileName)).toEqual([
-      'good.txt', 'song.mp3', 'big.txt', 'fake.pdf', 'binary.txt', 'latin1.txt', 'empty.md', 'notword.docx', 'page.html', 'exactly10.txt',
+      'good.txt', 'song.mp3', 'big.txt', 'fake.pdf', 'binary.txt', 'gbk.txt', 'empty.md', 'notword.docx', 'page.html', 'exactly10.txt',
     ]);
     expect(byName['good.txt']).toMatchObject({ ok: true, document: { fileName: 'good.txt', status: 'processing', mimeType: 'text/plain' } });
     expect(byName['exactly10.txt']).toMatchObject({ ok: true, document: { sizeBytes: 10 * MB } });
@@ -52,7 +53,7 @@ describe('document upload validation', () => {
     expect(byName['big.txt'].error).toBe('File big.txt is too large. Maximum size is 10MB.');
     expect(byName['fake.pdf'].error).toBe(messages.documents.contentMismatch('fake.pdf', 'PDF'));
     expect(byName['binary.txt'].error).toBe(messages.documents.contentMismatch('binary.txt', 'plain text (.txt)'));
-    expect(byName['latin1.txt'].error).toBe(messages.documents.contentMismatch('latin1.txt', 'plain text (.txt)'));
+    expect(byName['gbk.txt'].error).toBe(messages.documents.contentMismatch('gbk.txt', 'plain text (.txt)'));
     expect(byName['empty.md'].error).toBe(messages.documents.emptyFile('empty.md'));
     expect(byName['notword.docx'].error).toBe(messages.documents.contentMismatch('notword.docx', 'Word (.docx)'));
     expect(byName['page.html'].error).toBe(messages.documents.contentMismatch('page.html', 'HTML'));

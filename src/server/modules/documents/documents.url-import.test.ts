@@ -13,6 +13,16 @@ const article = `<!doctype html><html><head><title>The Analytical Engine</title>
   <p>She also described how it could calculate Bernoulli numbers, often called the first published program.</p>
   </article></main><footer>Footer links</footer></body></html>`;
 
+// The same kind of article in the encodings older sites still serve, named by the Content-Type
+// header only, or by a <meta> only.
+const french = 'Élodie Fournier est née à Lyon. Son dessert préféré est la crème brûlée, à 5 €. Le café « Le Naïf » l’a rendue célèbre.';
+const frenchPage = (meta: string) =>
+  Buffer.from(`<!doctype html><html><head>${meta}<title>Café à Lyon</title></head><body><article><p>${french}</p><p>${french}</p></article></body></html>`.replace('€', '\x80').replace('’', '\x92'), 'latin1');
+// "こんにちは、日本語のページです。" in Shift_JIS.
+const japanese = 'こんにちは、日本語のページです。';
+const japaneseSjis = Buffer.from('82b182f182c982bf82cd814193fa967b8cea82cc8379815b835782c582b78142', 'hex');
+const japanesePage = Buffer.concat([Buffer.from('<!doctype html><html><head><title>Nihongo</title></head><body><article><p>'), japaneseSjis, Buffer.from('</p></article></body></html>')]);
+
 let pages: http.Server;
 let base: string;
 let hits: string[] = [];
@@ -25,6 +35,20 @@ beforeAll(async () => {
     switch (req.url) {
       case '/article':
         return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(article);
+      case '/latin1-header':
+        return void res.writeHead(200, { 'content-type': 'text/html; charset=windows-1252' }).end(frenchPage(''));
+      case '/latin1-meta':
+        return void res.writeHead(200, { 'content-type': 'text/html' }).end(frenchPage('<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1">'));
+      case '/latin1-undeclared':
+        return void res.writeHead(200, { 'content-type': 'text/html' }).end(frenchPage(''));
+      case '/latin1.txt':
+        return void res.writeHead(200, { 'content-type': 'text/plain; charset=iso-8859-1' }).end(Buffer.from(french.replace('€', '\x80').replace('’', '\x92'), 'latin1'));
+      case '/sjis-header':
+        return void res.writeHead(200, { 'content-type': 'text/html; charset=Shift_JIS' }).end(japanesePage);
+      case '/sjis.txt':
+        return void res.writeHead(200, { 'content-type': 'text/plain; charset="shift_jis"' }).end(japaneseSjis);
+      case '/unknown-charset':
+        return void res.writeHead(200, { 'content-type': 'text/plain; charset=x-no-such-thing' }).end('Plain words, naïve café.');
       case '/plain':
         return void res.writeHead(200, { 'content-type': 'text/plain' }).end('Just some plain words about looms.');
       case '/to-article':
@@ -69,6 +93,11 @@ async function importAs(server: TestServer, owner: Awaited<ReturnType<TestServer
   return owner.post(`/api/personalities/${pid}/documents/url`, { url });
 }
 
+async function textOf(owner: Awaited<ReturnType<TestServer['user']>>, pid: string, docId: string): Promise<string> {
+  const res = await owner.get(`/api/personalities/${pid}/documents/${docId}/chunks`);
+  return (res.body.chunks as { content: string }[]).map((c) => c.content).join('\n');
+}
+
 describe('URL import', () => {
   it('imports an article with its title and readable text, then chunks it', async () => {
     const owner = await allowed.user();
@@ -86,6 +115,45 @@ describe('URL import', () => {
     const plain = await importAs(allowed, owner, pid, `${base}/plain`);
     expect(plain.status).toBe(201);
     expect(plain.body.document.fileName).toBe('127.0.0.1 - plain');
+  });
+
+  it('reads pages in the charset their Content-Type or <meta> names, else UTF-8 or Windows-1252', async () => {
+    const owner = await allowed.user();
+    const pid = await createPersonality(owner);
+    const expected: [string, string][] = [
+      ['/latin1-header', french],
+      ['/latin1-meta', french],
+      ['/latin1-undeclared', french],
+      ['/latin1.txt', french],
+      ['/sjis-header', japanese],
+      ['/sjis.txt', japanese],
+      ['/unknown-charset', 'Plain words, naïve café.'],
+    ];
+    for (const [path, words] of expected) {
+      const res = await importAs(allowed, owner, pid, `${base}${path}`);
+      expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(201);
+      await waitForDocument(owner, pid, res.body.document.id);
+      expect(await textOf(owner, pid, res.body.document.id), path).toContain(words);
+    }
+    const titles = (await owner.get(`/api/personalities/${pid}/documents`)).body.documents.map((d: { fileName: string }) => d.fileName);
+    expect(titles).toContain('Café à Lyon');
+  });
+
+  it('a page decoded by its header charset reads the same when processed again', async () => {
+    const owner = await allowed.user();
+    const pid = await createPersonality(owner);
+    for (const path of ['/sjis.txt', '/sjis-header']) {
+      const res = await importAs(allowed, owner, pid, `${base}${path}`);
+      expect(res.status, path).toBe(201);
+      const id = res.body.document.id;
+      await waitForDocument(owner, pid, id);
+      const again = await owner.post(`/api/personalities/${pid}/documents/${id}/process`, {});
+      expect(again.status, JSON.stringify(again.body)).toBe(202);
+      await waitForDocument(owner, pid, id, ['ready', 'failed']);
+      const doc = (await owner.get(`/api/personalities/${pid}/documents`)).body.documents.find((d: { id: string }) => d.id === id);
+      expect(doc.status, JSON.stringify(doc)).toBe('ready');
+      expect(await textOf(owner, pid, id), path).toContain(japanese);
+    }
   });
 
   it('refuses private and metadata addresses, also behind a redirect, without connecting to them', async () => {

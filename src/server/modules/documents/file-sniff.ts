@@ -1,10 +1,12 @@
 // Decides what an uploaded file is from its bytes, not only its name: the extension says what the
 // person meant, the content must agree. PDF and DOCX by their signatures (DOCX: a zip holding
-// word/document.xml), text formats by strict UTF-8 validity and the absence of NUL bytes.
+// word/document.xml), text formats by their encoding (text-decode.ts: UTF-8, UTF-16 with a BOM,
+// a declared charset, or Western text in Windows-1252) and the absence of binary.
 import { messages } from '../../../shared/messages';
 import type { DocumentExtension } from '../../../shared/limits';
 import { listZipEntries } from './zip-inspect';
 import { AUDIO_MIME, type AudioFormat } from '../../ai/speech/audio-file';
+import { charsetFromContentType, decodeText, detectEncoding, TextEncodingSniffer } from './text-decode';
 
 export type DocumentKind = 'text' | 'markdown' | 'pdf' | 'docx' | 'html' | AudioKind;
 /** Audio uploaded to be transcribed (POST .../documents/audio; sniffed by audio-file.ts). */
@@ -72,7 +74,7 @@ const ZIP_TAIL_BYTES = 1024 * 1024 + 22 + 0xffff;
 
 /**
  * sniffDocument's judgement over bytes that stream past (an upload on its way to storage), keeping
- * only what it needs: the head, the tail for a DOCX, and a running strict UTF-8 check for text.
+ * only what it needs: the head, the tail for a DOCX, and a running encoding check for text.
  */
 export class DocumentSniffer {
   readonly kind: DocumentKind | undefined;
@@ -81,11 +83,12 @@ export class DocumentSniffer {
   private headBytes = 0;
   private tail: Uint8Array[] = [];
   private tailBytes = 0;
-  private readonly utf8 = new TextDecoder('utf-8', { fatal: true });
-  private textOk = true;
+  private readonly text: TextEncodingSniffer | undefined;
 
   constructor(private readonly displayName: string) {
     this.kind = kindFromFileName(displayName);
+    const isText = this.kind === 'text' || this.kind === 'markdown' || this.kind === 'html';
+    this.text = isText ? new TextEncodingSniffer({ html: this.kind === 'html' }) : undefined;
   }
 
   push(chunk: Uint8Array): void {
@@ -96,14 +99,7 @@ export class DocumentSniffer {
       this.headBytes += part.length;
     }
     if (this.kind === 'docx') this.keepTail(chunk);
-    if (this.textOk && (this.kind === 'text' || this.kind === 'markdown' || this.kind === 'html')) {
-      try {
-        if (chunk.includes(0)) this.textOk = false;
-        else this.utf8.decode(chunk, { stream: true });
-      } catch {
-        this.textOk = false;
-      }
-    }
+    this.text?.push(chunk);
   }
 
   private keepTail(chunk: Uint8Array): void {
@@ -131,37 +127,38 @@ export class DocumentSniffer {
         const entries = listZipEntries(tail, this.total - tail.length);
         return entries !== undefined && entries.some((e) => e.name === 'word/document.xml');
       }
-      case 'html':
-        return this.textComplete() && looksLikeHtml(head);
+      case 'html': {
+        const encoding = this.text!.finish();
+        return encoding !== undefined && looksLikeHtml(head, encoding);
+      }
       case 'text':
       case 'markdown':
-        return this.textComplete();
+        return this.text!.finish() !== undefined;
       default:
         // Audio is uploaded through its own route and judged by audio-sniffer.ts.
         return false;
     }
   }
 
-  /** The running UTF-8 check, including a sequence cut off by the end of the file. */
-  private textComplete(): boolean {
-    if (!this.textOk) return false;
-    try {
-      this.utf8.decode();
-      return true;
-    } catch {
-      return false;
-    }
-  }
 }
 
-/** What fetched bytes are, from the response's content type and the bytes themselves. */
-export function sniffFetched(contentType: string, bytes: Uint8Array): DocumentKind | undefined {
+export interface FetchedKind {
+  kind: DocumentKind;
+  /** The charset the Content-Type names (canonical), for the extraction to decode with. */
+  charset?: string;
+}
+
+/** What fetched bytes are, from the response's content type (and charset) and the bytes themselves. */
+export function sniffFetched(contentType: string, bytes: Uint8Array): FetchedKind | undefined {
   const type = contentType.split(';')[0]!.trim().toLowerCase();
-  if (isPdf(bytes)) return 'pdf';
-  if (!isUtf8Text(bytes)) return undefined;
-  if (type === 'text/html' || type === 'application/xhtml+xml' || looksLikeHtml(bytes)) return 'html';
-  if (type === 'text/markdown') return 'markdown';
-  if (type === 'text/plain' || type === '') return 'text';
+  if (isPdf(bytes)) return { kind: 'pdf' };
+  const charset = charsetFromContentType(contentType);
+  const html = type === 'text/html' || type === 'application/xhtml+xml';
+  const encoding = detectEncoding(bytes, { declared: charset, html: html || type === '' });
+  if (!encoding) return undefined;
+  if (html || looksLikeHtml(bytes, encoding)) return { kind: 'html', charset };
+  if (type === 'text/markdown') return { kind: 'markdown', charset };
+  if (type === 'text/plain' || type === '') return { kind: 'text', charset };
   return undefined;
 }
 
@@ -175,19 +172,8 @@ function isZip(head: Uint8Array): boolean {
   return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-function isUtf8Text(bytes: Uint8Array): boolean {
-  if (bytes.includes(0)) return false;
-  try {
-    utf8.decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function looksLikeHtml(bytes: Uint8Array): boolean {
-  const head = Buffer.from(bytes.subarray(0, 4096)).toString('utf8').toLowerCase();
+function looksLikeHtml(bytes: Uint8Array, encoding: string): boolean {
+  // A cut-off character at the end of the slice decodes to U+FFFD, which the markers ignore.
+  const head = decodeText(bytes.subarray(0, 4096), encoding).toLowerCase();
   return /<!doctype html|<html[\s>]|<head[\s>]|<body[\s>]|<article[\s>]|<p[\s>]|<div[\s>]/.test(head);
 }

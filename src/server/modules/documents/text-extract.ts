@@ -7,7 +7,9 @@ import type { ExtractPool } from './extract-pool';
 
 export const MAX_TEXT_CHARS = 10 * 1024 * 1024;
 
-export type ExtractOutcome = { ok: true; text: string; title: string | null; chunks?: string[] } | { ok: false; error: string };
+export type ExtractOutcome =
+  | { ok: true; text: string; title: string | null; chunks?: string[]; reencoded?: Uint8Array }
+  | { ok: false; error: string };
 
 export async function extractDocumentText(
   pool: ExtractPool,
@@ -22,6 +24,20 @@ export async function extractDocumentText(
   return outcome(await pool.run({ op: 'extract', kind, bytes, chunking }, { handOver }), fileName, maxPages);
 }
 
+/**
+ * A fetched page or file, whose Content-Type may name its charset. `reencoded` in the outcome is
+ * what to store instead of `bytes` (see ExtractResponse).
+ */
+export async function extractFetchedText(
+  pool: ExtractPool,
+  fetched: { kind: DocumentKind; charset?: string },
+  bytes: Uint8Array,
+  fileName: string,
+  maxPages: number,
+): Promise<ExtractOutcome> {
+  return outcome(await pool.run({ op: 'extract', kind: fetched.kind, charset: fetched.charset, bytes }), fileName, maxPages);
+}
+
 /** Chunks text that was extracted before (rechunk). */
 export async function chunkInWorker(pool: ExtractPool, text: string, fileName: string, chunking: Chunking): Promise<ExtractOutcome> {
   return outcome(await pool.run({ op: 'chunk', text, chunking }), fileName, 0);
@@ -29,7 +45,7 @@ export async function chunkInWorker(pool: ExtractPool, text: string, fileName: s
 
 function outcome(res: ExtractResponse, fileName: string, maxPages: number): ExtractOutcome {
   if (!res.ok) return { ok: false, error: failureMessage(res.failure, fileName, maxPages) };
-  return { ok: true, text: res.text, title: res.title, chunks: res.chunks };
+  return { ok: true, text: res.text, title: res.title, chunks: res.chunks, reencoded: res.reencoded };
 }
 
 function failureMessage(failure: ExtractFailure, fileName: string, maxPages: number): string {

@@ -83,4 +83,24 @@ describe('the excerpt of a flagged text', () => {
     expect(units.slice(4).every((u) => u.length <= 240)).toBe(true);
     expect(units.slice(4).join(' ')).toBe(`Five ${'word '.repeat(100).trim()}`);
   });
+
+  it('cuts between characters, never through an emoji: the start of a text and a flagged part too long to show whole', async () => {
+    const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    // Emoji from the first character, 13 code units a word: a cut at 499 falls inside one.
+    const emojiText = (chars: number) => '😀😀😀😀😀😀 '.repeat(Math.ceil(chars / 13));
+    const start = await flaggedExcerpt(emojiText(2_000), { categories: [], confidence: 0 }, offline);
+    expect(start.length).toBeLessThanOrEqual(EXCERPT_CHARS);
+    expect(lone.test(start)).toBe(false);
+    // A remote model that flags every half: after its calls the flagged part is still long, so it is cut.
+    const everything = { cheap: false, classify: async (): Promise<ModerationResult> => ({ categories: [{ type: 'hate', confidence: 0.9 }], confidence: 0.9 }) };
+    const cut = await flaggedExcerpt(emojiText(48_000), { categories: [{ type: 'hate', confidence: 0.9 }], confidence: 0.9 }, everything);
+    expect(cut.length).toBeLessThanOrEqual(EXCERPT_CHARS);
+    expect(cut.endsWith('…')).toBe(true);
+    expect(lone.test(cut)).toBe(false);
+    // A run without spaces is cut into units between characters too.
+    const run = `x${'😀'.repeat(400)}`;
+    const units = splitUnits(run).map((u) => run.slice(u.start, u.end));
+    expect(units.join('')).toBe(run);
+    expect(units.some((u) => lone.test(u))).toBe(false);
+  });
 });

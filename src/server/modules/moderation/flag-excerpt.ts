@@ -8,6 +8,7 @@
 //   half that is still flagged kept, at most MAX_REMOTE_CALLS calls, until it fits an excerpt.
 // The flagged sentence(s) are then widened by a sentence or two each side while they fit.
 import { categoryFamily, type ModerationResult } from '../../ai/moderation/moderation-types';
+import { cutIndex, headOf } from '../../../shared/text/cut';
 
 export const EXCERPT_CHARS = 500;
 /** A sentence longer than this (no punctuation) is scored in pieces, so a piece fits an excerpt. */
@@ -34,7 +35,7 @@ const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
 /** The text's start, within the limit (a text with nothing flagged in it, e.g. a plain report). */
 export function excerptOf(text: string): string {
   const f = flat(text);
-  return f.length > EXCERPT_CHARS ? `${f.slice(0, EXCERPT_CHARS - 1)}…` : f;
+  return f.length > EXCERPT_CHARS ? `${headOf(f, EXCERPT_CHARS - 1)}…` : f;
 }
 
 /** Sentences: broken after . ! ? … (and closing quotes) or at a line break; long ones in pieces. */
@@ -49,7 +50,7 @@ export function splitUnits(text: string): Unit[] {
     // A long run without punctuation: pieces at spaces, so the flagged one is small.
     while (e - s > UNIT_CHARS) {
       const space = text.lastIndexOf(' ', s + UNIT_CHARS);
-      const cut = space > s + UNIT_CHARS / 2 ? space : s + UNIT_CHARS;
+      const cut = space > s + UNIT_CHARS / 2 ? space : cutIndex(text, s + UNIT_CHARS);
       units.push({ start: s, end: cut });
       s = cut;
       while (s < e && /\s/.test(text[s]!)) s++;
@@ -107,7 +108,7 @@ function excerptAround(text: string, units: Unit[], lo: number, hi: number): str
   if (marked(lo, hi, core).length > EXCERPT_CHARS) {
     // The flagged part alone is too long (a remote model narrowed as far as its calls allow).
     const room = EXCERPT_CHARS - (lo > 0 ? 1 : 0) - 1;
-    return `${lo > 0 ? '…' : ''}${core.slice(0, room)}…`;
+    return `${lo > 0 ? '…' : ''}${headOf(core, room)}…`;
   }
   let [a, b] = [lo, hi];
   for (let step = 0; step < CONTEXT_UNITS; step++) {

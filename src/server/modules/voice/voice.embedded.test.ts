@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 import { findPocketsphinx } from '../../ai/speech/pocketsphinx-speech-to-text';
 import { createPersonality, makePublic } from '../conversations/conversations.test-support';
+import { messages } from '../../../shared/messages';
 import { speak, spokenWav16, transcribe } from './voice.test-support';
 
 const hasPocketsphinx = findPocketsphinx() !== undefined;
@@ -29,6 +30,19 @@ describe('without provider settings', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('x-voice-provider')).toBe('embedded');
     expect(res.headers.get('content-type')).toBe('audio/wav');
+  });
+
+  it('text in a script the embedded voice cannot speak is TTS_BROWSER (the browser voice speaks it), never a silent WAV', async () => {
+    for (const text of ['李白是唐朝著名的诗人。', 'ولد جبران في بشري في لبنان.', 'Толстой родился в 1828 году.', '李白是唐朝著名的诗人 (Li Bai)。']) {
+      const res = await speak(server.client(), id, text);
+      expect(res.status, text).toBe(503);
+      expect(res.body.error, text).toMatchObject({ code: 'TTS_BROWSER', message: messages.voice.ttsBrowser });
+    }
+    // English still speaks in the embedded voice: a WAV with samples after its 44-byte header.
+    const english = await speak(server.client(), id, 'Hello there, my friend.');
+    expect(english.status).toBe(200);
+    expect(english.headers.get('x-voice-provider')).toBe('embedded');
+    expect(english.bytes.byteLength).toBeGreaterThan(1000);
   });
 });
 

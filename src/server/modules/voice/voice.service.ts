@@ -18,6 +18,7 @@ import { SpeechProviderError, type SpeechToText, type SynthesizedAudio, type Syn
 import { redactSecrets } from '../../ai/provider-error-text';
 import { relayStream } from '../../lib/stream-relay';
 import { checkWav } from './wav-check';
+import { audibleOrNothing, embeddedVoiceCanSpeak } from './embedded-voice';
 import { creditsUsedOn, recentRateLimits, releaseCredits, reserveCredits } from './voice.repository';
 
 export const AUDIO_MAX_BYTES = 10 * 1024 * 1024;
@@ -195,15 +196,19 @@ export function createVoiceService(deps: VoiceDeps) {
         }
       }
       const d = synthesizers.default;
-      if (!d) throw new AppError('TTS_BROWSER');
+      // Text in another script: the embedded voice would be silent, the browser's may know it.
+      if (!d || !embeddedVoiceCanSpeak(text)) throw new AppError('TTS_BROWSER');
+      let audio: SynthesizedAudio | undefined;
       try {
-        const audio = await d.synthesize(text, 'flite', signal);
-        const voice = d.provider === 'festival' ? 'slt' : 'flite';
-        return { ...watched(audio, d.provider), provider: d.provider, voice, volume: voiceVolumeMultiplier(d.provider, voice) };
+        audio = await audibleOrNothing(await d.synthesize(text, 'flite', signal));
       } catch (err) {
         warnFailed(`embedded speech failed, the browser speaks instead: ${describe(err)}`);
         throw new AppError('TTS_BROWSER');
       }
+      // Nothing it could say (a header-only WAV): silence would be played instead of the words.
+      if (!audio) throw new AppError('TTS_BROWSER');
+      const voice = d.provider === 'festival' ? 'slt' : 'flite';
+      return { ...watched(audio, d.provider), provider: d.provider, voice, volume: voiceVolumeMultiplier(d.provider, voice) };
     },
 
     async usage() {

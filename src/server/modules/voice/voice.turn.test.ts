@@ -89,6 +89,22 @@ describe('a voice turn', () => {
     }
   });
 
+  it('a sentence the embedded voice cannot speak (Chinese) is left to the browser voice (TTS_BROWSER), the English one is spoken', async () => {
+    const embeddedId = await createPersonality(owner, 'Embedded Voice');
+    v.openai.chatSettings.mode = 'reply';
+    v.openai.chatSettings.reply = 'I am very well today, thank you.\n李白是唐朝著名的诗人，他最喜欢喝酒和赏月。';
+    v.openai.setAudio({ transcript: 'How are you today?' });
+    const res = await voiceTurnEvents(owner, embeddedId, toneWav16(1));
+    expect(res.status).toBe(200);
+    const spoken = speechOf(res.events);
+    expect(spoken.map((s) => s.text)).toEqual(['I am very well today, thank you.', '李白是唐朝著名的诗人，他最喜欢喝酒和赏月。']);
+    const [english, chinese] = spoken;
+    if (!english || 'error' in english) throw new Error(`the English sentence was not spoken: ${JSON.stringify(english)}`);
+    expect(english.provider).toBe('embedded');
+    expect(Buffer.from(english.audio, 'base64').byteLength).toBeGreaterThan(1000);
+    expect(chinese).toMatchObject({ error: { code: 'TTS_BROWSER' } });
+  });
+
   it("404 for a personality the asker may not see, before any provider call", async () => {
     const stranger = await v.server.user();
     const before = { stt: v.openai.transcriptions.length, chat: v.openai.chatRequests.length, tts: v.openai.speeches.length };
