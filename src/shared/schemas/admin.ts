@@ -27,11 +27,33 @@ export const adminPublicRequestSchema = z.object({
 });
 export type AdminPublicRequest = z.infer<typeof adminPublicRequestSchema>;
 
-/** Pending requests oldest first, and the 5 latest reviewed ones (newest review first). */
+// ---- pages of the pending lists (public requests, content flags) ----
+
+/** A page cursor: the last row's created_at (UTC, microseconds) and id, as the server gave it. */
+const PAGE_CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+export function parsePageCursor(cursor: string): { at: string; id: string } {
+  const m = PAGE_CURSOR.exec(cursor);
+  if (!m) throw new Error('not a page cursor');
+  return { at: m[1]!, id: m[2]! };
+}
+
+/** ?before=: the next page of pending items, older than the last one shown (its nextCursor). */
+export const pendingPageQuerySchema = z.object({
+  before: z.string().regex(PAGE_CURSOR, 'Unknown page cursor').optional(),
+});
+
+/**
+ * A page of pending requests (newest first) with the true number pending, and the 5 latest
+ * reviewed ones (newest review first). nextCursor asks for the page after this one (null: none).
+ */
 export const adminPublicRequestListSchema = z.object({
   pending: z.array(adminPublicRequestSchema),
+  pendingTotal: z.number().int(),
+  nextCursor: z.string().nullable(),
   recent: z.array(adminPublicRequestSchema),
 });
+export type AdminPublicRequestList = z.infer<typeof adminPublicRequestListSchema>;
 export const adminPublicRequestResponseSchema = z.object({ request: adminPublicRequestSchema });
 
 export const adminPersonalitySchema = z.object({

@@ -27,7 +27,16 @@ export const flagSchema = z.object({
 });
 export type ContentFlag = z.infer<typeof flagSchema>;
 
-export const flagListSchema = z.object({ pending: z.array(flagSchema), recent: z.array(flagSchema) });
+/**
+ * A page of pending flags (newest first) with the true number pending, and the 10 most recently
+ * reviewed. nextCursor asks for the page after this one (null: none); ?before= takes it.
+ */
+export const flagListSchema = z.object({
+  pending: z.array(flagSchema),
+  pendingTotal: z.number().int(),
+  nextCursor: z.string().nullable(),
+  recent: z.array(flagSchema),
+});
 export type ContentFlagList = z.infer<typeof flagListSchema>;
 
 export const reviewFlagSchema = z.object({

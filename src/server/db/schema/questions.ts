@@ -15,5 +15,9 @@ export const personalityQuestions = pgTable(
     /** Set when the asker was signed in ("Registered User"). */
     userId: text('user_id').references(() => user.id, { onDelete: 'set null' }),
   },
-  (t) => [index('personality_questions_personality_idx').on(t.personalityId, t.askedAt)],
+  (t) => [
+    index('personality_questions_personality_idx').on(t.personalityId, t.askedAt),
+    // Migration 0019: deleting a user sets user_id to null, which without it read every question.
+    index('personality_questions_user_idx').on(t.userId),
+  ],
 );

@@ -42,5 +42,9 @@ export const personalityPublicRequests = pgTable(
     // Only one pending request per personality, enforced by the database.
     uniqueIndex('public_requests_one_pending').on(t.personalityId).where(sql`status = 'pending'`),
     index('public_requests_status_idx').on(t.status, t.createdAt),
+    // Foreign keys a delete looks up (migration 0019).
+    index('public_requests_personality_idx').on(t.personalityId),
+    index('public_requests_requested_by_idx').on(t.requestedByUserId),
+    index('public_requests_reviewed_by_idx').on(t.reviewedByUserId),
   ],
 );

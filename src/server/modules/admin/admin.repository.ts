@@ -7,6 +7,7 @@ import { personalityPublicRequests as requests } from '../../db/schema/sharing';
 import { user } from '../../db/schema/auth';
 import { compareDisplayOrder, effectiveSharingSql, isPublicSql } from '../personalities/personalities.repository';
 import { compareNames } from '../../../shared/name-order';
+import { olderThan, pageCursorOf, toPage } from './keyset-page';
 
 export async function countPublic(db: Database): Promise<number> {
   const rows = await db.select({ n: count() }).from(personalities).where(isPublicSql);
@@ -34,6 +35,7 @@ function requestQuery(db: Database) {
       status: requests.status,
       createdAt: requests.createdAt,
       reviewedAt: requests.reviewedAt,
+      pageCursor: pageCursorOf(requests.createdAt, requests.id),
     })
     .from(requests)
     .leftJoin(personalities, eq(personalities.id, requests.personalityId))
@@ -47,9 +49,17 @@ export async function findRequest(db: Database, id: string) {
   return rows[0];
 }
 
-/** Pending requests, newest first (the spec lists requests by created_at descending). */
-export async function listPendingRequests(db: Database) {
-  return requestQuery(db).where(eq(requests.status, 'pending')).orderBy(desc(requests.createdAt), desc(requests.id));
+/**
+ * One page of pending requests, newest first (the spec lists requests by created_at descending),
+ * after `before` (the previous page's nextCursor); public_requests_status_idx serves it.
+ */
+export async function listPendingRequests(db: Database, page: { size: number; before?: string }) {
+  const pending = eq(requests.status, 'pending');
+  const rows = await requestQuery(db)
+    .where(page.before ? and(pending, olderThan(requests.createdAt, requests.id, page.before)) : pending)
+    .orderBy(desc(requests.createdAt), desc(requests.id))
+    .limit(page.size + 1);
+  return toPage(rows, page.size);
 }
 
 export async function listRecentReviews(db: Database, limit: number) {

@@ -10,6 +10,7 @@ import {
   adminPublicRequestListSchema,
   adminPublicRequestResponseSchema,
   adminSummarySchema,
+  pendingPageQuerySchema,
   updateOrderResponseSchema,
   updateOrderSchema,
 } from '../../../shared/schemas/admin';
@@ -32,7 +33,8 @@ const listRequests = createRoute({
   path: '/public-requests',
   tags,
   middleware: [adminOnly] as const,
-  summary: 'Pending public requests (newest first) and the 5 latest reviews',
+  summary: 'A page of pending public requests (newest first; ?before= for the next), how many are pending, and the 5 latest reviews',
+  request: { query: pendingPageQuerySchema },
   responses: { 200: jsonResponse(adminPublicRequestListSchema, 'The queue'), ...errorResponses },
 });
 const approve = createRoute({
@@ -91,7 +93,7 @@ const saveOrder = createRoute({
 export function adminRoutes(service: AdminService) {
   return createRouter()
     .openapi(summary, async (c) => c.json(await service.summary(), 200))
-    .openapi(listRequests, async (c) => c.json(await service.listRequests(), 200))
+    .openapi(listRequests, async (c) => c.json(await service.listRequests(c.req.valid('query').before), 200))
     .openapi(approve, async (c) => {
       const request = await service.approve(await requireAdmin(c.get('viewer'), c.get('isAdmin')), c.req.valid('param').id);
       return c.json({ request }, 200);

@@ -7,12 +7,14 @@ import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { messages } from '../../../shared/messages';
 import { effectiveSharingType } from '../../../shared/personality-rules';
-import type { AdminPersonality, AdminPublicRequest, AdminSummary } from '../../../shared/schemas/admin';
+import type { AdminPersonality, AdminPublicRequest, AdminPublicRequestList, AdminSummary } from '../../../shared/schemas/admin';
 import { isUuid } from '../personalities/personality-access';
 import * as repo from './admin.repository';
 
 /** Spec section 9: the "Recent Reviews" list shows 5. */
 export const RECENT_REVIEWS_LIMIT = 5;
+/** Pending requests are listed a page at a time ("Load more"); the heading and card show them all. */
+export const PENDING_REQUESTS_PAGE = 50;
 
 function toRequestDto(row: repo.AdminRequestRow): AdminPublicRequest {
   const deleted = row.personalityId === null || row.name === null;
@@ -69,12 +71,14 @@ export function createAdminService(db: Database, clock: Clock) {
       return { publicCount, pendingCount };
     },
 
-    async listRequests(): Promise<{ pending: AdminPublicRequest[]; recent: AdminPublicRequest[] }> {
-      const [pending, recent] = await Promise.all([
-        repo.listPendingRequests(db),
+    /** A page of pending requests (the first, or the one after `before`), the true number pending, and the latest reviews. */
+    async listRequests(before?: string): Promise<AdminPublicRequestList> {
+      const [page, pendingTotal, recent] = await Promise.all([
+        repo.listPendingRequests(db, { size: PENDING_REQUESTS_PAGE, before }),
+        repo.countPending(db),
         repo.listRecentReviews(db, RECENT_REVIEWS_LIMIT),
       ]);
-      return { pending: pending.map(toRequestDto), recent: recent.map(toRequestDto) };
+      return { pending: page.rows.map(toRequestDto), pendingTotal, nextCursor: page.nextCursor, recent: recent.map(toRequestDto) };
     },
 
     /**

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client';
 import { user } from '../../db/schema/auth';
@@ -6,6 +6,7 @@ import { personalities } from '../../db/schema/personalities';
 import { personalityDocuments } from '../../db/schema/documents';
 import { contentFlags, type FlagSource, type FlagStatus } from '../../db/schema/moderation';
 import { conversationMessages, conversations } from '../../db/schema/conversations';
+import { olderThan, pageCursorOf, toPage } from '../admin/keyset-page';
 
 export interface NewFlag {
   personalityId: string;
@@ -43,6 +44,7 @@ function flagQuery(db: Database) {
       documentFileName: personalityDocuments.fileName,
       reporterName: reporter.name,
       reporterEmail: reporter.email,
+      pageCursor: pageCursorOf(contentFlags.createdAt, contentFlags.id),
     })
     .from(contentFlags)
     // A left join: a deleted personality's flags stay listed, and reviewable.
@@ -53,15 +55,35 @@ function flagQuery(db: Database) {
 
 export type FlagRow = Awaited<ReturnType<ReturnType<typeof flagQuery>['execute']>>[number];
 
-export async function listPending(db: Database): Promise<FlagRow[]> {
-  return flagQuery(db).where(eq(contentFlags.status, 'pending')).orderBy(desc(contentFlags.createdAt)).limit(500);
+/**
+ * One page of pending flags, newest first (the spec's order), after `before` (the previous page's
+ * nextCursor). The content_flags_status_created index serves it: one page read, however many wait.
+ */
+export async function listPendingPage(db: Database, page: { size: number; before?: string }): Promise<{ rows: FlagRow[]; nextCursor: string | null }> {
+  const pending = eq(contentFlags.status, 'pending');
+  const rows = await flagQuery(db)
+    .where(page.before ? and(pending, olderThan(contentFlags.createdAt, contentFlags.id, page.before)) : pending)
+    .orderBy(desc(contentFlags.createdAt), desc(contentFlags.id))
+    .limit(page.size + 1);
+  return toPage(rows, page.size);
+}
+
+export async function countPending(db: Database): Promise<number> {
+  const rows = await db.select({ n: count() }).from(contentFlags).where(eq(contentFlags.status, 'pending'));
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * The latest reviews. `status <> 'pending'` is the predicate of the partial index
+ * content_flags_reviewed_idx (migration 0019), written the same way so the planner can use it:
+ * the latest few are read from the index instead of sorting every reviewed flag.
+ */
+export function recentlyReviewedQuery(db: Database, limit: number) {
+  return flagQuery(db).where(ne(contentFlags.status, 'pending')).orderBy(desc(contentFlags.reviewedAt)).limit(limit);
 }
 
 export async function listRecentlyReviewed(db: Database, limit: number): Promise<FlagRow[]> {
-  return flagQuery(db)
-    .where(inArray(contentFlags.status, ['approved', 'rejected']))
-    .orderBy(desc(contentFlags.reviewedAt))
-    .limit(limit);
+  return recentlyReviewedQuery(db, limit);
 }
 
 export async function findFlag(db: Database, id: string): Promise<FlagRow | undefined> {

@@ -6,6 +6,7 @@ import { createRouter, errorResponses, jsonBody, jsonResponse } from '../../lib/
 import { adminOnly, requireAdmin } from '../../auth/session';
 import { errorResponseSchema } from '../../../shared/schemas/common';
 import { flagListSchema, flagResponseSchema, reportResponseSchema, reportSchema, reviewFlagSchema } from '../../../shared/schemas/moderation';
+import { pendingPageQuerySchema } from '../../../shared/schemas/admin';
 import type { ModerationService } from './moderation.service';
 
 const tags = ['moderation'];
@@ -18,7 +19,8 @@ const listFlags = createRoute({
   path: '/',
   tags,
   middleware: [adminOnly] as const,
-  summary: 'Pending content flags (newest first) and the 10 most recently reviewed',
+  summary: 'A page of pending content flags (newest first; ?before= for the next), how many are pending, and the 10 most recently reviewed',
+  request: { query: pendingPageQuerySchema },
   responses: { 200: jsonResponse(flagListSchema, 'Flags'), ...errorResponses },
 });
 const reviewFlag = createRoute({
@@ -41,7 +43,7 @@ const report = createRoute({
 
 export function contentFlagRoutes(service: ModerationService) {
   return createRouter()
-    .openapi(listFlags, async (c) => c.json(await service.list(), 200))
+    .openapi(listFlags, async (c) => c.json(await service.list(c.req.valid('query').before), 200))
     .openapi(reviewFlag, async (c) => {
       const admin = await requireAdmin(c.get('viewer'), c.get('isAdmin'));
       const flag = await service.review(admin, c.req.valid('param').id, c.req.valid('json'));

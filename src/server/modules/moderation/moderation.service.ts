@@ -24,7 +24,10 @@ import { createDocumentEvents } from '../documents/documents-events';
 
 const documentEvents = createDocumentEvents();
 
+/** Spec section 9: "Recently Reviewed" shows 10. */
 const RECENTLY_REVIEWED = 10;
+/** Pending flags are listed a page at a time ("Load more"): thousands can wait after a busy week. */
+export const PENDING_FLAGS_PAGE = 50;
 /** A document is checked in windows of this many characters (plus a small overlap). */
 const DOCUMENT_WINDOW = 4000;
 const WINDOW_OVERLAP = 200;
@@ -182,9 +185,14 @@ export function createModerationService(deps: ModerationDeps) {
       });
     },
 
-    async list(): Promise<ContentFlagList> {
-      const [pending, recent] = await Promise.all([repo.listPending(db), repo.listRecentlyReviewed(db, RECENTLY_REVIEWED)]);
-      return { pending: pending.map(toDto), recent: recent.map(toDto) };
+    /** A page of pending flags (the first, or the one after `before`), the true number pending, and the latest reviews. */
+    async list(before?: string): Promise<ContentFlagList> {
+      const [page, pendingTotal, recent] = await Promise.all([
+        repo.listPendingPage(db, { size: PENDING_FLAGS_PAGE, before }),
+        repo.countPending(db),
+        repo.listRecentlyReviewed(db, RECENTLY_REVIEWED),
+      ]);
+      return { pending: page.rows.map(toDto), pendingTotal, nextCursor: page.nextCursor, recent: recent.map(toDto) };
     },
 
     async review(admin: Viewer, id: string, input: { status: 'approved' | 'rejected'; adminNotes?: string | null }): Promise<ContentFlag> {

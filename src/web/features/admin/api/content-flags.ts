@@ -1,17 +1,22 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../../lib/api-client';
 import { adminKeys } from './admin-keys';
 import { invalidateAfterAdminChange } from './invalidate-after-admin-change';
 
+// Pages of pending flags, newest first; "Show older flags" asks for the next. Each answer also
+// carries the number pending and the 10 most recently reviewed: the first page's are shown. After
+// a review every page shown is fetched again from the first, so none repeats or goes missing.
 export const contentFlagsQueryOptions = () =>
-  queryOptions({
+  infiniteQueryOptions({
     queryKey: adminKeys.contentFlags(),
-    queryFn: () => unwrap(api.api.admin['content-flags'].$get()),
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) => unwrap(api.api.admin['content-flags'].$get({ query: pageParam ? { before: pageParam } : {} })),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 
-/** Pending flags (newest first) and the 10 most recently reviewed. */
+/** Pending flags a page at a time, how many are pending, and the 10 most recently reviewed. */
 export function useContentFlags() {
-  return useQuery(contentFlagsQueryOptions());
+  return useInfiniteQuery(contentFlagsQueryOptions());
 }
 
 export interface ReviewFlagVariables {

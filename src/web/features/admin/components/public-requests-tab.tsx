@@ -1,4 +1,6 @@
-// Public Requests: the pending queue with Approve and Reject, then "Recent Reviews".
+// Public Requests: the pending queue with Approve and Reject, then "Recent Reviews". The heading
+// counts every pending request; they come 50 at a time, newest first, with "Show older requests".
+import { useRef } from 'react';
 import { toast } from 'sonner';
 import { messages } from '../../../../shared/messages';
 import { ApiError } from '../../../lib/api-client';
@@ -8,10 +10,12 @@ import { useReviewPublicRequest } from '../api/review-public-request';
 import { AdminEmpty, AdminListSkeleton, AdminLoadError } from './admin-states';
 import { PublicRequestCard } from './public-request-card';
 import { RecentReviews } from './recent-reviews';
+import { ShowOlder } from './show-older';
 
 export function PublicRequestsTab() {
   const requests = usePublicRequests();
   const review = useReviewPublicRequest();
+  const pendingList = useRef<HTMLDivElement>(null);
 
   function decide(requestId: string, decision: 'approve' | 'reject', from: HTMLElement) {
     // The decided card leaves the queue (its buttons are disabled meanwhile): focus goes to the
@@ -47,17 +51,19 @@ export function PublicRequestsTab() {
     return <AdminLoadError title="Failed to load requests" error={requests.error} onRetry={() => void requests.refetch()} />;
   }
 
-  const { pending, recent } = requests.data;
+  // The first page's count and reviews: it is fetched first, so they are the newest.
+  const { pendingTotal, recent } = requests.data.pages[0]!;
+  const pending = requests.data.pages.flatMap((page) => page.pending);
   return (
     <div className="grid gap-8">
       <section aria-labelledby="pending-requests-title" className="grid gap-3">
         <h2 id="pending-requests-title" tabIndex={-1} className="font-display text-xl font-semibold outline-none">
-          Pending Requests ({pending.length})
+          Pending Requests ({pendingTotal})
         </h2>
         {pending.length === 0 ? (
           <AdminEmpty text={messages.admin.noPendingRequests} hint="New requests to make a personality public appear here." />
         ) : (
-          <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
+          <div ref={pendingList} className="grid grid-cols-[minmax(0,1fr)] gap-4">
             {pending.map((r) => (
               <PublicRequestCard
                 key={r.id}
@@ -67,6 +73,17 @@ export function PublicRequestsTab() {
               />
             ))}
           </div>
+        )}
+        {requests.hasNextPage && (
+          <ShowOlder
+            shown={pending.length}
+            total={pendingTotal}
+            label="Show older requests"
+            failedText="Failed to load older requests"
+            loading={requests.isFetchingNextPage}
+            onShowOlder={() => requests.fetchNextPage()}
+            list={() => pendingList.current}
+          />
         )}
       </section>
       <RecentReviews reviews={recent} />

@@ -24,6 +24,8 @@ export interface AdminStubOptions {
   voiceUsage?: { date: string; charactersUsed: number; dailyLimit: number };
   /** Rate-limit windows, newest first (GET /api/admin/monitoring/rate-limits). */
   rateLimits?: RateLimitRow[];
+  /** Pending requests and pending flags come a page of this many at a time (the server's is 50). */
+  pageSize?: number;
   override?: (call: FakeCall) => FakeAnswer | undefined;
 }
 
@@ -88,6 +90,18 @@ export function makeFlag(overrides: Partial<ContentFlag> = {}): ContentFlag {
 
 const error = (status: number, code: string, message: string): FakeAnswer => ({ status, body: { error: { code, message } } });
 
+/**
+ * A page of `pending` in the order `order` gives (the server's, newest first), starting after the
+ * item the cursor names, as the server's keyset pages do: an item reviewed meanwhile does not
+ * shift the next page. The cursor is the last item's id (the server's is opaque too).
+ */
+function pageOf<T extends { id: string }>(pending: T[], order: string[], before: string | null, size: number) {
+  const after = before === null ? -1 : order.indexOf(before);
+  const rest = pending.filter((item) => order.indexOf(item.id) > after);
+  const page = rest.slice(0, size);
+  return { pending: page, pendingTotal: pending.length, nextCursor: rest.length > size ? page.at(-1)!.id : null };
+}
+
 export function stubAdminApi(options: AdminStubOptions = {}) {
   const state = {
     pending: [...(options.pending ?? [])],
@@ -97,15 +111,17 @@ export function stubAdminApi(options: AdminStubOptions = {}) {
     voiceUsage: options.voiceUsage ?? { date: new Date().toISOString().slice(0, 10), charactersUsed: 0, dailyLimit: 50_000 },
     rateLimits: [...(options.rateLimits ?? [])],
   };
+  const pageSize = options.pageSize ?? 50;
+  const requestOrder = state.pending.map((r) => r.id);
 
-  const answer = ({ method, path, body }: FakeCall): FakeAnswer | undefined => {
+  const answer = ({ method, path, body, query }: FakeCall): FakeAnswer | undefined => {
     if (method === 'GET' && path === '/api/admin/summary') {
       return { status: 200, body: { publicCount: state.publicPersonalities.length, pendingCount: state.pending.length } };
     }
     if (method === 'GET' && path === '/api/admin/monitoring/voice-usage') return { status: 200, body: state.voiceUsage };
     if (method === 'GET' && path === '/api/admin/monitoring/rate-limits') return { status: 200, body: { rows: state.rateLimits } };
     if (method === 'GET' && path === '/api/admin/public-requests') {
-      return { status: 200, body: { pending: state.pending, recent: state.recent.slice(0, 5) } };
+      return { status: 200, body: { ...pageOf(state.pending, requestOrder, query.get('before'), pageSize), recent: state.recent.slice(0, 5) } };
     }
     const review = path.match(/^\/api\/admin\/public-requests\/([^/]+)\/(approve|reject)$/);
     if (method === 'POST' && review) {
@@ -127,7 +143,9 @@ export function stubAdminApi(options: AdminStubOptions = {}) {
     }
     if (method === 'GET' && path === '/api/admin/content-flags') {
       const reviewed = state.flags.filter((f) => f.status !== 'pending').sort((a, b) => (b.reviewedAt ?? '').localeCompare(a.reviewedAt ?? ''));
-      return { status: 200, body: { pending: state.flags.filter((f) => f.status === 'pending'), recent: reviewed.slice(0, 10) } };
+      const pending = state.flags.filter((f) => f.status === 'pending');
+      const order = state.flags.map((f) => f.id);
+      return { status: 200, body: { ...pageOf(pending, order, query.get('before'), pageSize), recent: reviewed.slice(0, 10) } };
     }
     const flagReview = path.match(/^\/api\/admin\/content-flags\/([^/]+)\/review$/);
     if (method === 'POST' && flagReview) {
