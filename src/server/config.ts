@@ -8,6 +8,26 @@ const optionalString = z
   .optional()
   .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
 
+/**
+ * An optional address with one of `schemes`: a value the server would only trip over later (a
+ * base URL without "http://" failed deep in a provider's client with "Invalid URL") is refused at
+ * start-up, naming the variable.
+ */
+function optionalUrl(...schemes: string[]) {
+  return optionalString.refine(
+    (v) => {
+      if (v === undefined) return true;
+      try {
+        return schemes.includes(new URL(v).protocol.replace(/:$/, ''));
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a full address starting with ${schemes.map((s) => `${s}://`).join(' or ')}` },
+  );
+}
+const httpUrl = optionalUrl('http', 'https');
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -15,13 +35,13 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   // The built front end to serve (default dist/web). Lets several builds be tested side by side.
   WEB_ROOT: optionalString,
-  DATABASE_URL: optionalString,
-  PUBLIC_URL: optionalString,
+  DATABASE_URL: optionalUrl('postgres', 'postgresql'),
+  PUBLIC_URL: httpUrl,
   AUTH_SECRET: optionalString,
   ADMIN_EMAILS: optionalString,
-  SMTP_URL: optionalString,
+  SMTP_URL: optionalUrl('smtp', 'smtps'),
   SMTP_FROM: optionalString,
-  LLM_BASE_URL: optionalString,
+  LLM_BASE_URL: httpUrl,
   LLM_API_KEY: optionalString,
   LLM_MODEL: optionalString,
   // Silence from the model server (before its answer or between pieces) after which a reply fails.
@@ -30,12 +50,12 @@ const envSchema = z.object({
   EMBEDDING_QUERY_TIMEOUT_MS: z.coerce.number().int().min(50).default(3000),
   EMBEDDING_MODEL: optionalString,
   OPENAI_API_KEY: optionalString,
-  OPENAI_BASE_URL: optionalString,
+  OPENAI_BASE_URL: httpUrl,
   ELEVENLABS_API_KEY: optionalString,
-  ELEVENLABS_BASE_URL: optionalString,
+  ELEVENLABS_BASE_URL: httpUrl,
   AZURE_SPEECH_KEY: optionalString,
   AZURE_SPEECH_REGION: optionalString,
-  AZURE_SPEECH_ENDPOINT: optionalString,
+  AZURE_SPEECH_ENDPOINT: httpUrl,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   // Rate limits can be loosened for load tests; defaults are what a public deployment wants.
   RATE_LIMIT_AUTH_PER_15MIN: z.coerce.number().int().positive().default(30),
@@ -84,7 +104,7 @@ const envSchema = z.object({
   JOB_SLICE_MS: z.coerce.number().int().min(0).default(10_000),
   HOUSEKEEPING_INTERVAL_MS: z.coerce.number().int().min(1000).default(60 * 60_000),
   // Voice (issue 12). Speech-to-text on any OpenAI-compatible /audio/transcriptions (base URL ends in /v1).
-  STT_BASE_URL: optionalString,
+  STT_BASE_URL: httpUrl,
   STT_API_KEY: optionalString,
   STT_MODEL: z.string().default('whisper-1'),
   TTS_MODEL: z.string().default('tts-1'),
@@ -103,7 +123,7 @@ const envSchema = z.object({
   RATE_LIMIT_SPEECH_PER_MINUTE: z.coerce.number().int().positive().default(200),
   RATE_LIMIT_VOICE_CLONE_PER_HOUR: z.coerce.number().int().positive().default(10),
   // Object storage (S3-compatible) instead of DATA_DIR/blobs: selected by S3_BUCKET.
-  S3_ENDPOINT: optionalString,
+  S3_ENDPOINT: httpUrl,
   S3_BUCKET: optionalString,
   S3_REGION: z.string().default('us-east-1'),
   S3_ACCESS_KEY_ID: optionalString,
@@ -202,15 +222,32 @@ export function parseEmailList(value: string | undefined): string[] {
     .filter((e) => e.length > 0);
 }
 
+/** Raised for a setting the server cannot start with; its message names the variable. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * The documented rule "empty values count as unset": `NAME=` in an env file or a compose file
+ * must mean the default, not zero (JOB_CONCURRENCY= ran no jobs, MODERATION_THRESHOLD= flagged
+ * everything) nor an empty string (HOST= listened on every interface).
+ */
+function withoutEmptyValues(source: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(source).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1].trim() !== ''));
+}
+
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
-  const parsed = envSchema.safeParse(source);
+  const parsed = envSchema.safeParse(withoutEmptyValues(source));
   if (!parsed.success) {
     const details = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`Invalid configuration: ${details}`);
+    throw new ConfigError(`Invalid configuration: ${details}`);
   }
   const e = parsed.data;
   const port = e.PORT;
-  if (e.S3_ENDPOINT && !e.S3_BUCKET) throw new Error('Invalid configuration: S3_ENDPOINT is set but S3_BUCKET is not');
+  if (e.S3_ENDPOINT && !e.S3_BUCKET) throw new ConfigError('Invalid configuration: S3_ENDPOINT is set but S3_BUCKET is not');
   return {
     env: e.NODE_ENV,
     port,

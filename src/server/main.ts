@@ -1,11 +1,19 @@
 // The only file that listens: reads the environment once, starts, and shuts down cleanly.
-import { loadConfig } from './config';
+import { ConfigError, loadConfig, type AppConfig } from './config';
 import { createLogger } from './lib/logger';
 import { startServer } from './start';
 import { DataDirLockedError } from './db/client';
 import { describeStorage } from './storage/configured-storage';
 
-const config = loadConfig();
+let config: AppConfig;
+try {
+  config = loadConfig();
+} catch (err) {
+  // A setting it cannot start with: one line naming the variable, not a stack trace.
+  if (!(err instanceof ConfigError)) throw err;
+  process.stderr.write(`${err.message}\n`);
+  process.exit(1);
+}
 const logger = createLogger(config.logLevel);
 
 try {
