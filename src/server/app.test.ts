@@ -26,6 +26,18 @@ describe('health and documentation', () => {
     });
   });
 
+  it('GET /api/health answers 503 when the database does not answer, so a load balancer stops sending people there', async () => {
+    const broken = await startTestServer();
+    try {
+      await broken.database.close();
+      const res = await broken.client().get('/api/health');
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ ok: false, error: 'The database does not answer' });
+    } finally {
+      await broken.close().catch(() => {});
+    }
+  });
+
   it('sends a strict CSP: same-origin connections only when no ElevenLabs agents are configured', async () => {
     const res = await server.client().raw('/api/health');
     expect(res.headers.get('content-security-policy')).toContain("connect-src 'self';");

@@ -9,7 +9,8 @@ import { createSharedAssets, type SharedAssets } from './web/shared-assets';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppConfig } from './config';
-import type { DatabaseHandle } from './db/client';
+import type { Database, DatabaseHandle } from './db/client';
+import { sql } from 'drizzle-orm';
 import type { Logger } from './lib/logger';
 import type { Clock } from './lib/clock';
 import { AppError, errorBody, isUnstorableText } from './lib/errors';
@@ -246,10 +247,18 @@ export function createApp(deps: AppDeps) {
       path: '/api/health',
       tags: ['health'],
       summary: 'The server is up, and which database and vector store it runs on',
-      responses: { 200: jsonResponse(z.object({ ok: z.boolean(), database: z.string(), vector: z.boolean(), vectorStore: z.string() }), 'Up') },
+      responses: {
+        200: jsonResponse(z.object({ ok: z.boolean(), database: z.string(), vector: z.boolean(), vectorStore: z.string() }), 'Up'),
+        503: jsonResponse(z.object({ ok: z.boolean(), database: z.string(), error: z.string() }), 'The database does not answer'),
+      },
     }),
   ]);
+  // A load balancer sends people only where the database answers: a process whose database is
+  // down or stuck says so (503) instead of "ok" while every other route fails.
   app.get('/api/health', async (c) => {
+    if (!(await databaseAnswers(db, HEALTH_DATABASE_TIMEOUT_MS))) {
+      return c.json({ ok: false, database: database.kind, error: 'The database does not answer' }, 503);
+    }
     return c.json({ ok: true, database: database.kind, vector: database.hasVector, vectorStore: database.vectorStore });
   });
 
@@ -391,3 +400,20 @@ function mountWeb(app: OpenAPIHono<AppEnv>, webRoot: string, shared: SharedAsset
     return c.html(html);
   });
 }
+
+/** How long the health check waits for the database's answer. */
+const HEALTH_DATABASE_TIMEOUT_MS = 3_000;
+
+/** Whether the database answers a trivial statement within `timeoutMs`. */
+async function databaseAnswers(db: Database, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+  try {
+    return await Promise.race([db.execute(sql`select 1`).then(() => true as const), late]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+

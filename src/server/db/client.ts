@@ -85,7 +85,9 @@ async function openPostgres(url: string, logger?: Logger) {
   const pg = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-  const pool = new pg.default.Pool({ connectionString: url, max: 10 });
+  // A database that cannot be reached fails a request within 10 s instead of queueing it for ever;
+  // keepalive notices a connection a firewall or a dead host dropped silently.
+  const pool = new pg.default.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000, keepAlive: true });
   // An idle pooled connection can be cut by the server (a restart, a failover, an administrator
   // terminating it). pg-pool drops that connection and emits 'error' on the pool; without a
   // listener that is an uncaught exception that would take the whole server down. The next query
