@@ -78,9 +78,9 @@ export const ChatMessage = memo(function ChatMessage({ message: m, personalityNa
               />
             ))}
           </span>
-        ) : (
+        ) : m.content ? (
           <MarkdownContent text={m.content} />
-        )}
+        ) : null /* stopped before its first word: the Stopped mark below is the whole reply */}
         {(m.offline || m.kind === 'stopped') && (
           <div className="flex flex-wrap gap-1.5 text-xs text-muted-foreground">
             {m.offline && (

@@ -14,12 +14,14 @@ interface Props {
   personalityId: string;
   signedIn: boolean;
   conversations: ConversationSummary[] | undefined;
+  /** The saved list has not arrived yet (until then, "none yet" would be a guess). */
+  loading?: boolean;
   activeId: string | null;
   onOpen: (conversationId: string | null) => void;
   onDeleted: (conversationId: string) => void;
 }
 
-export function ConversationBar({ personalityId, signedIn, conversations, activeId, onOpen, onDeleted }: Props) {
+export function ConversationBar({ personalityId, signedIn, conversations, loading = false, activeId, onOpen, onDeleted }: Props) {
   const picker = useRef<HTMLButtonElement>(null);
   const newConversation = useRef<HTMLButtonElement>(null);
   const newButton = (
@@ -52,7 +54,7 @@ export function ConversationBar({ personalityId, signedIn, conversations, active
     <div className="flex items-center gap-2">
       <Select value={active ? active.id : ''} onValueChange={(id) => onOpen(id)} disabled={list.length === 0}>
         <SelectTrigger ref={picker} aria-label="Saved conversations" className="h-9 min-w-0 flex-1">
-          <SelectValue placeholder={list.length === 0 ? 'No saved conversations yet' : 'New conversation (not saved yet)'} />
+          <SelectValue placeholder={loading ? 'Loading saved conversations...' : list.length === 0 ? 'No saved conversations yet' : 'New conversation (not saved yet)'} />
         </SelectTrigger>
         <SelectContent>
           {list.map((c) => (

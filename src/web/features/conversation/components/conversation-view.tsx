@@ -10,6 +10,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui
 import { cn } from '../../../lib/cn';
 import { personalityAvatarUrl } from '../../../lib/personality-avatar';
 import { useViewer } from '../../auth/hooks/use-viewer';
+import { useClearAnonymousTranscriptsOnSignOut } from '../hooks/use-clear-transcripts-on-sign-out';
 import { AboutCard } from './about-card';
 import type { SourceReference } from './document-references';
 import { KnowledgeBaseCard } from './knowledge-base-card';
@@ -42,6 +43,7 @@ export function ConversationView({ personality, onBack, onOpenSource, initialMod
   const heading = useRef<HTMLHeadingElement>(null);
   const viewer = useViewer();
   const viewerId = viewer.user?.id ?? null;
+  useClearAnonymousTranscriptsOnSignOut(viewerId);
   // A PNG card's picture, shown beside replies and in "About {name}" (the initial letter otherwise).
   const avatarUrl = personality.hasAvatar && personality.updatedAt ? personalityAvatarUrl({ id: personality.id, hasAvatar: true, updatedAt: personality.updatedAt }) : null;
 

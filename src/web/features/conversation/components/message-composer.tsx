@@ -1,10 +1,16 @@
 // The message box: Enter sends, Shift+Enter adds a line; "Preview" and "Send Message" need a
 // non-blank message (spec section 5). While a reply streams in, "Stop" takes Send's place.
-import { forwardRef, type KeyboardEvent } from 'react';
+// A message over the length limit is kept whole (never cut silently): a counter shows near the
+// limit, and past it the server's own reason shows and Send waits until it is short enough.
+import { forwardRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { EyeIcon, LoaderCircleIcon, SendIcon, SquareIcon } from 'lucide-react';
 import { limits } from '../../../../shared/limits';
 import { Button } from '../../../components/ui/button';
 import { Textarea } from '../../../components/ui/textarea';
+import { messages as texts } from '../../../../shared/messages';
+
+/** The counter shows from this share of the limit on. */
+const COUNT_FROM = 0.9;
 
 interface Props {
   personalityName: string;
@@ -22,12 +28,25 @@ export const MessageComposer = forwardRef<HTMLTextAreaElement, Props>(function M
   { personalityName, value, onChange, onSend, onPreview, onStop, streaming, previewing, disabled = false },
   ref,
 ) {
+  const max = limits.chatMessageMax;
   const blank = value.trim() === '';
-  const canSend = !blank && !streaming && !previewing && !disabled;
+  const tooLong = value.length > max;
+  const canSend = !blank && !tooLong && !streaming && !previewing && !disabled;
+  const showCount = value.length >= max * COUNT_FROM;
+  const describedBy = ['chat-message-hint', showCount && 'chat-message-count', tooLong && 'chat-message-too-long'].filter(Boolean).join(' ');
+
+  // Stop appears where Send was: the second click of a double-click on Send lands on Stop, and
+  // was meant for Send, not to stop the reply it just asked for. (No time window beyond that: a
+  // person who sees the reply start and presses Stop at once means it.)
+  const stop = (e: MouseEvent<HTMLButtonElement>) => {
+    if (e.detail > 1) return;
+    onStop();
+  };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    // Enter while composing (an IME candidate) picks the candidate, it does not send.
-    if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return;
+    // Enter while composing (an IME candidate) picks the candidate, it does not send. Safari
+    // reports the committing Enter with isComposing false but keyCode 229.
+    if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing || e.nativeEvent.keyCode === 229) return;
     e.preventDefault();
     if (canSend) onSend();
   };
@@ -49,17 +68,35 @@ export const MessageComposer = forwardRef<HTMLTextAreaElement, Props>(function M
         value={value}
         onChange={(e) => onChange(e.target.value)}
         onKeyDown={onKeyDown}
-        maxLength={limits.chatMessageMax}
         rows={2}
         disabled={disabled}
         placeholder={`Message ${personalityName}…`}
-        aria-describedby="chat-message-hint"
+        aria-describedby={describedBy}
+        aria-invalid={tooLong || undefined}
         className="max-h-48 min-h-16 resize-none"
       />
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <p id="chat-message-hint" className="text-xs text-muted-foreground">
-          Enter to send, Shift+Enter for a new line
-        </p>
+        <div className="grid gap-1 text-xs">
+          {/* Polite: said once when the message goes over, not on every character. */}
+          <div aria-live="polite">
+            {tooLong && (
+              <p id="chat-message-too-long" className="font-medium text-destructive">
+                {texts.chat.messageTooLong(max)}
+              </p>
+            )}
+          </div>
+          <p className="text-muted-foreground">
+            <span id="chat-message-hint">Enter to send, Shift+Enter for a new line</span>
+            {showCount && (
+              <>
+                {' · '}
+                <span id="chat-message-count" className={tooLong ? 'font-medium text-destructive' : undefined}>
+                  {value.length} / {max}
+                </span>
+              </>
+            )}
+          </p>
+        </div>
         <div className="ml-auto flex gap-2">
           {/* While the preview loads it waits, focusable (aria-disabled): focus stays on it. */}
           <Button
@@ -73,7 +110,7 @@ export const MessageComposer = forwardRef<HTMLTextAreaElement, Props>(function M
             Preview
           </Button>
           {streaming ? (
-            <Button type="button" variant="destructive" onClick={onStop}>
+            <Button type="button" variant="destructive" onClick={stop}>
               <SquareIcon aria-hidden className="fill-current" />
               Stop
             </Button>

@@ -85,6 +85,7 @@ export function TextChat({ personality, viewerId, onOpenSource, mode = 'text' }:
         personalityId={personalityId}
         signedIn={signedIn}
         conversations={saved.data}
+        loading={saved.isPending}
         activeId={activeId}
         onOpen={open}
         onDeleted={(id) => {

@@ -21,7 +21,9 @@ vi.mock('../api/stream-chat', () => ({
 
 describe('useChatSession send after stop', () => {
   it('sends the next message while the stopped one is still tearing down, and keeps it streaming', async () => {
-    const { result } = renderHook(() => useChatSession({ personalityId: 'p1', signedIn: true, initialMessages: [], initialConversationId: null }));
+    // A conversation already saved: Stop takes effect at once (in a new one it would wait for the
+    // server's start, to learn the conversation's id).
+    const { result } = renderHook(() => useChatSession({ personalityId: 'p1', signedIn: true, initialMessages: [], initialConversationId: 'c1' }));
     let first!: Promise<boolean>;
     act(() => {
       first = result.current.send('First question');

@@ -1,8 +1,9 @@
 // One open conversation: its messages, sending (or "Send Prompt" with a signed preview), the reply
 // streaming in, and Stop. The reply is shown as it arrives; a model failure shows the toast and
 // the in-character reply the server sends (or one of ours when the connection itself failed), so
-// the conversation never dead-ends. A refusal (4xx: preview expired, rate limited ...) takes the
-// question back out of the log so the caller can put it back in the message box.
+// the conversation never dead-ends. A refusal (4xx: preview expired, rate limited ...), or a server
+// that could not be reached at all, takes the question back out of the log so the caller can put
+// it back in the message box: nothing was sent, so nothing should look sent.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import type { ChatStreamEvent } from '../../../../shared/chat-stream';
@@ -41,6 +42,24 @@ export interface SendOptions {
   stream?: (signal: AbortSignal, onEvent: (event: ChatStreamEvent) => void) => Promise<void>;
 }
 
+/** The toast when the chat request never reached the app (offline, server down, a gateway's error page). */
+export const UNREACHABLE = 'Could not reach the server. Check your connection and try again.';
+
+/**
+ * A signed-in person's new conversation is created on the server before its first event (`start`,
+ * which carries its id). Stop before then waits this long for `start`, so the page learns the id
+ * and the next message continues that conversation instead of starting a second one.
+ */
+const STOP_WAITS_FOR_START_MS = 5000;
+
+/** The request failed before the app answered: the fetch itself, or a proxy's 502/503/504 page. */
+function unreachable(err: unknown): boolean {
+  if (err instanceof TypeError) return true;
+  if (!(err instanceof ApiError)) return false;
+  // The app's own errors carry a code; a gateway's page (HTML, or nothing) does not.
+  return err.code === 'NETWORK' || ([502, 503, 504].includes(err.status) && err.code === 'UNKNOWN');
+}
+
 const clientFallback = () => texts.chat.fallbackReplies[Math.floor(Math.random() * texts.chat.fallbackReplies.length)]!;
 
 export function useChatSession(options: ChatSessionOptions) {
@@ -48,6 +67,8 @@ export function useChatSession(options: ChatSessionOptions) {
   const [conversationId, setConversationId] = useState<string | null>(options.initialConversationId);
   const [streaming, setStreaming] = useState(false);
   const abortRef = useRef<AbortController | null>(null);
+  // Stop for the reply under way (it may wait for the server's start, see STOP_WAITS_FOR_START_MS).
+  const stopRef = useRef<(() => void) | null>(null);
   // The latest values for the async send below, which outlives the render that started it.
   const latest = useRef({ options, messages, conversationId });
   useEffect(() => {
@@ -89,13 +110,33 @@ export function useChatSession(options: ChatSessionOptions) {
       let ended = false;
       let refused = false;
       let replyText = '';
+      let started = false;
+      let stopAfterStart = false;
+      let stopTimer: ReturnType<typeof setTimeout> | undefined;
+      const abort = () => {
+        clearTimeout(stopTimer);
+        controller.abort();
+      };
+      // Only a new signed-in conversation has an id still to learn; anything else stops at once.
+      const waitsForStart = !stream && opts.signedIn && current === null;
+      stopRef.current = () => {
+        if (started || !waitsForStart) return abort();
+        if (stopAfterStart) return;
+        stopAfterStart = true;
+        stopTimer = setTimeout(abort, STOP_WAITS_FOR_START_MS);
+      };
       const onEvent = (event: ChatStreamEvent) => {
+        started = true;
         switch (event.type) {
           case 'start':
             if (event.conversationId && event.conversationId !== latest.current.conversationId) {
               latest.current.conversationId = event.conversationId;
               setConversationId(event.conversationId);
               latest.current.options.onConversationStarted?.(event.conversationId);
+            }
+            if (stopAfterStart) {
+              abort();
+              break;
             }
             patch(replyId, (m) => ({ ...m, documentReferences: event.documentReferences, offline: event.mode === 'offline' }));
             break;
@@ -144,9 +185,10 @@ export function useChatSession(options: ChatSessionOptions) {
         if (!ended && !controller.signal.aborted) throw new Error('The reply ended before it was complete');
       } catch (err) {
         if (!controller.signal.aborted) {
-          if (err instanceof ApiError && err.status >= 400 && err.status < 500) {
+          const refusal = err instanceof ApiError && err.status >= 400 && err.status < 500;
+          if (refusal || (!started && unreachable(err))) {
             refused = true;
-            toast.error(err.message);
+            toast.error(refusal ? err.message : UNREACHABLE);
             setMessages((all) => all.filter((m) => m.id !== question.id && m.id !== replyId));
           } else {
             toast.error(texts.chat.aiFailed);
@@ -163,15 +205,17 @@ export function useChatSession(options: ChatSessionOptions) {
           }
         }
       } finally {
+        clearTimeout(stopTimer);
         if (controller.signal.aborted && !ended) {
-          // Stopped: keep what was said (the server saves it the same way), or nothing at all.
-          setMessages((all) =>
-            all.flatMap((m) => (m.id !== replyId ? [m] : m.content.trim() ? [{ ...m, kind: 'stopped' as const, streaming: false }] : [])),
-          );
+          // Stopped: keep what was said, marked Stopped (the server saves it the same way). Stopped
+          // before any word, the empty reply stays as the mark, so the question is not left
+          // looking unanswered for no reason (the server keeps the question alone).
+          patch(replyId, (m) => ({ ...m, kind: 'stopped', streaming: false }));
         }
         // Unless a newer send has started since this one was stopped: it is that one's now.
         if (abortRef.current === controller) {
           abortRef.current = null;
+          stopRef.current = null;
           setStreaming(false);
         }
         latest.current.options.onSettled?.();
@@ -181,7 +225,7 @@ export function useChatSession(options: ChatSessionOptions) {
     [patch],
   );
 
-  const stop = useCallback(() => abortRef.current?.abort(), []);
+  const stop = useCallback(() => (stopRef.current ? stopRef.current() : abortRef.current?.abort()), []);
 
   /** A finished line said elsewhere (an open-mic agent call): shown in the log as it is. */
   const append = useCallback((sender: 'user' | 'personality', content: string) => {

@@ -46,6 +46,16 @@ export const chatStorage = {
     write(transcriptKey(personalityId), kept.length ? JSON.stringify(kept) : null);
   },
   clearTranscript: (personalityId: string) => write(transcriptKey(personalityId), null),
+  /** Every personality's anonymous transcript in this tab: on sign-out, the tab may pass to someone else. */
+  clearAllTranscripts() {
+    const prefix = transcriptKey('');
+    try {
+      const keys = Array.from({ length: window.sessionStorage.length }, (_, i) => window.sessionStorage.key(i));
+      for (const key of keys) if (key?.startsWith(prefix)) window.sessionStorage.removeItem(key);
+    } catch {
+      // Storage unavailable: there is nothing kept to clear.
+    }
+  },
   loadActive: (userId: string, personalityId: string) => read(activeConversationKey(userId, personalityId)),
   saveActive: (userId: string, personalityId: string, conversationId: string | null) =>
     write(activeConversationKey(userId, personalityId), conversationId),

@@ -136,4 +136,40 @@ describe('personalities dashboard', () => {
     await waitFor(() => expect(location()).toBe('/'));
     expect(await screen.findByText('No public personalities available')).toBeInTheDocument();
   });
+
+  it('tells a signed-out viewer of a link they cannot see that signing in may show it', async () => {
+    stubApi({ viewer: null, personalities: [] });
+    renderWithApp(dashboard, { path: '/?chat=shared-one' });
+    expect(await screen.findByText('This personality is not available.')).toBeInTheDocument();
+    expect(screen.getByText(/If it was shared with you,/)).toBeInTheDocument();
+    const signIn = screen.getByRole('link', { name: 'sign in to see it' });
+    expect(signIn).toHaveAttribute('href', '/auth');
+  });
+
+  it('does not offer signing in to a viewer who is signed in already', async () => {
+    stubApi({ viewer: ada, personalities: [] });
+    renderWithApp(dashboard, { path: '/?chat=shared-one' });
+    expect(await screen.findByText('This personality is not available.')).toBeInTheDocument();
+    expect(screen.queryByText(/If it was shared with you/)).toBeNull();
+  });
+
+  it('when the library could not load, says so with a retry instead of "not available"', async () => {
+    let fail = true;
+    const p = makePersonality({ name: 'Hypatia', sharingType: 'public', isPublic: true, isOwner: false });
+    stubApi({
+      viewer: null,
+      personalities: [p],
+      override: (c) =>
+        fail && c.path === '/api/personalities'
+          ? { status: 500, body: { error: { code: 'INTERNAL', message: 'An unexpected error occurred' } } }
+          : undefined,
+    });
+    renderWithApp(dashboard, { path: `/?chat=${p.id}` });
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to load personalities');
+    expect(screen.queryByText('This personality is not available.')).toBeNull();
+    fail = false;
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('heading', { name: 'Conversation with Hypatia' })).toBeInTheDocument();
+  });
 });

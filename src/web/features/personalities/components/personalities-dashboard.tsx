@@ -67,13 +67,29 @@ export function PersonalitiesDashboard({ renderConversation, onOpenDocuments = n
     wasCreating.current = creating;
   }, [creating]);
 
+  const grid = (
+    <PersonalityGrid
+      personalities={list.data}
+      isPending={list.isPending}
+      error={list.error}
+      isRetrying={list.isFetching}
+      onRetry={() => void list.refetch()}
+      signedIn={signedIn}
+      onStartChat={(p) => openChat(p.id)}
+      onOpenDocuments={onOpenDocuments}
+      renderShareAction={renderShareAction && ((p) => renderShareAction(p, refreshLibrary))}
+    />
+  );
+
   if (chatId) {
     const personality = list.data?.find((p) => p.id === chatId);
+    // The library failed to load: whether this personality is available is not known yet.
+    const loadFailed = Boolean(list.error) && !list.data;
     return (
       <div className="mx-auto w-full max-w-6xl px-4 py-6 sm:px-6 sm:py-8">
         {personality ? (
           renderConversation?.(personality, closeChat)
-        ) : list.isPending ? (
+        ) : list.isPending && !loadFailed ? (
           <p role="status" className="text-muted-foreground">
             Loading...
           </p>
@@ -83,9 +99,24 @@ export function PersonalitiesDashboard({ renderConversation, onOpenDocuments = n
               <ArrowLeftIcon aria-hidden />
               Back
             </Button>
-            <p role="alert" className="text-muted-foreground">
-              This personality is not available.
-            </p>
+            {loadFailed ? (
+              // The grid's own load error, with its Retry.
+              <div className="w-full">{grid}</div>
+            ) : (
+              <div role="alert" className="grid gap-1 text-muted-foreground">
+                <p>This personality is not available.</p>
+                {/* A private or shared personality is listed only for those it is shared with. */}
+                {!signedIn && !viewer.isLoading && (
+                  <p>
+                    If it was shared with you,{' '}
+                    <Link to="/auth" className="font-medium text-foreground underline underline-offset-2">
+                      sign in to see it
+                    </Link>
+                    .
+                  </p>
+                )}
+              </div>
+            )}
           </div>
         )}
       </div>
@@ -137,17 +168,7 @@ export function PersonalitiesDashboard({ renderConversation, onOpenDocuments = n
         </Suspense>
       )}
 
-      <PersonalityGrid
-        personalities={list.data}
-        isPending={list.isPending}
-        error={list.error}
-        isRetrying={list.isFetching}
-        onRetry={() => void list.refetch()}
-        signedIn={signedIn}
-        onStartChat={(p) => openChat(p.id)}
-        onOpenDocuments={onOpenDocuments}
-        renderShareAction={renderShareAction && ((p) => renderShareAction(p, refreshLibrary))}
-      />
+      {grid}
     </div>
   );
 }
