@@ -93,4 +93,11 @@ describe('deploy/ files agree with each other and with the app', () => {
     const cmd = JSON.parse(/CMD (\[.*\])/.exec(dockerfile)![1]!) as string[];
     expect(cmd.join(' ')).toBe(pkg.scripts.start);
   });
+
+  it('keeps local secrets, data and the host\'s node_modules out of the image (the build context is the repository root)', () => {
+    const ignored = fs.readFileSync(path.join(deployDir, '..', '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
+    expect(dockerfile).toContain('COPY . .');
+    for (const entry of ['node_modules', 'data', '**/.env', '.git', 'dist', 'scratch']) expect(ignored).toContain(entry);
+  });
 });
+

@@ -95,6 +95,38 @@ describe('one server per data folder', () => {
     expect(fs.existsSync(lockFile(dataDir))).toBe(false);
   });
 
+  it('creates its database files and secret readable by its own user only', async () => {
+    const dataDir = tempDataDir();
+    // As an operator's mkdir leaves it under the usual umask.
+    fs.chmodSync(dataDir, 0o755);
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(await freePort()), HOST: '127.0.0.1' };
+    delete env.DATABASE_URL;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 100_000);
+        const onData = (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('Kindred is running')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        child.stdout.on('data', onData);
+        child.stderr.on('data', onData);
+      });
+      // Nobody but its user may enter the folder (the database files inside were rw-rw-rw-), and
+      // the secret is private on its own too.
+      const modes = ['.', 'auth-secret'].map((f) => [f, fs.statSync(path.join(dataDir, f)).mode & 0o777] as const);
+      for (const [file, mode] of modes) expect(`${file} ${(mode & 0o077).toString(8)}`).toBe(`${file} 0`);
+    } finally {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }, 120_000);
+
   it('keeps accounts, sessions and personalities across a stop and a start', async () => {
     const dataDir = tempDataDir();
     const first = await start(dataDir);

@@ -38,6 +38,23 @@ export class JobYield extends Error {
   }
 }
 
+/**
+ * What a failed attempt is logged and recorded as. A failed statement's message is its SQL and its
+ * parameters, which hold a document's words (an 18 KB log line of someone's upload): only the
+ * database's reason is kept ("could not extend file ...: No space left on device").
+ */
+export function describeJobError(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  if (err.message.startsWith('Failed query:')) {
+    const reason = err.cause instanceof Error ? err.cause.message : 'no reason given';
+    return `a database statement failed: ${reason}`;
+  }
+  return err.message;
+}
+
+/** The longest wait between attempts to claim a job while the database keeps failing. */
+const MAX_CLAIM_BACKOFF_MS = 60_000;
+
 export interface JobHandler {
   run(ctx: JobContext): Promise<void>;
   /** Told about each failed attempt (willRetry) and the final one; `error` is for people. */
@@ -126,7 +143,7 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
         return;
       }
       if (controller.signal.aborted) return; // lease lost: someone else owns it now
-      const message = err instanceof Error ? err.message : String(err);
+      const message = describeJobError(err);
       const permanent = err instanceof PermanentJobError;
       const willRetry = !permanent && job.attempts < job.maxAttempts;
       if (!permanent) opts.logger.warn(`job ${job.id} (${job.kind}) attempt ${job.attempts} failed: ${message}`);
@@ -141,14 +158,23 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
   }
 
   async function loop() {
+    // Claims that failed in a row (the database is down): the runner waits longer each time and
+    // says so once, not a stack trace every poll (900 lines a minute during an outage).
+    let failedClaims = 0;
     while (!stopping) {
       let job: repo.JobRow | undefined;
       const token = newClaimToken();
       try {
         job = await repo.claimJob(opts.db, kinds, token, opts.leaseSeconds);
+        if (failedClaims > 0) opts.logger.info('background jobs: the database answers again');
+        failedClaims = 0;
       } catch (err) {
         if (stopping) return;
-        opts.logger.warn('claiming a job failed', err);
+        failedClaims++;
+        const waitMs = Math.min(MAX_CLAIM_BACKOFF_MS, opts.pollMs * 2 ** Math.min(failedClaims, 16));
+        if (failedClaims === 1) opts.logger.warn(`background jobs: claiming a job failed (${describeJobError(err)}); trying again with growing pauses`);
+        await sleep(waitMs);
+        continue;
       }
       if (!job) {
         await sleep(opts.pollMs);

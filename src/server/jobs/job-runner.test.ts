@@ -1,0 +1,44 @@
+// The job runner during a database outage and with failed statements: it says once that claiming
+// fails and waits longer each time (not a stack trace every poll), and a failed statement is
+// recorded by the database's reason, never with its parameters (a document's words).
+import { describe, expect, it } from 'vitest';
+import type { Database } from '../db/client';
+import type { Logger } from '../lib/logger';
+import { createJobRunner, describeJobError } from './job-runner';
+
+function recordingLogger() {
+  const lines: string[] = [];
+  const logger: Logger = { debug() {}, info: (m) => void lines.push(`INFO ${m}`), warn: (m) => void lines.push(`WARN ${m}`), error: (m) => void lines.push(`ERROR ${m}`) };
+  return { logger, lines };
+}
+
+describe('job runner', () => {
+  it('says once that the database fails and backs off, instead of a line every poll', async () => {
+    let claims = 0;
+    // Every claim fails as a database that is down would.
+    const db = {
+      update() {
+        claims++;
+        throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+      },
+    } as unknown as Database;
+    const { logger, lines } = recordingLogger();
+    const runner = createJobRunner({ db, handlers: { noop: { run: async () => {}, interruptedMessage: 'x' } }, concurrency: 1, leaseSeconds: 30, pollMs: 10, retryBaseMs: 10, logger });
+    runner.start();
+    await new Promise((r) => setTimeout(r, 1000));
+    await runner.stop();
+    // Polling every 10 ms would have made ~100 claims and as many lines in a second.
+    expect(claims).toBeLessThanOrEqual(8);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^WARN background jobs: claiming a job failed \(connect ECONNREFUSED/);
+  });
+
+  it('records a failed statement by the database reason, without its SQL parameters', () => {
+    const cause = Object.assign(new Error('could not extend file "base/5/16384": No space left on device'), { code: '53100' });
+    const failed = new Error('Failed query: insert into "personality_document_chunks" ("content") values ($1)\nparams: the private words of an upload', { cause });
+    const text = describeJobError(failed);
+    expect(text).toBe('a database statement failed: could not extend file "base/5/16384": No space left on device');
+    expect(text).not.toContain('private words');
+    expect(describeJobError(new Error('The file is corrupt'))).toBe('The file is corrupt');
+  });
+});
