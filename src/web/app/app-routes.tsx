@@ -2,6 +2,7 @@ import { Suspense, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
 import { LoaderCircle } from 'lucide-react';
 import { lazyNamed } from '../lib/lazy-named';
+import { useAccountSync } from '../features/auth/hooks/use-account-sync';
 import { MainLayout } from './main-layout';
 import { HomeRoute } from './routes/home-route';
 import { NotFoundRoute } from './routes/not-found-route';
@@ -27,8 +28,10 @@ function Lazy({ children }: { children: ReactNode }) {
 // Declarative routes: render errors reach our own ErrorBoundary (a data router would catch them
 // itself and show React Router's default error page instead of the spec's fallback).
 export function AppRoutes() {
+  // A new account (signed in or out in another tab, or the session ended) starts every screen afresh.
+  const accountGeneration = useAccountSync();
   return (
-    <Routes>
+    <Routes key={accountGeneration}>
       <Route element={<MainLayout />}>
         <Route index element={<HomeRoute />} />
         <Route path="admin" element={<Lazy><AdminPage /></Lazy>} />

@@ -3,8 +3,27 @@
 import { hc, type InferResponseType } from 'hono/client';
 import type { AppType } from '../../server/app';
 import { messages } from '../../shared/messages';
+import { reportSessionEnded } from './auth-sync';
 
-export const api = hc<AppType>('/', { init: { credentials: 'same-origin' } });
+/**
+ * Whether a 401 from this path means the session ended. The auth routes answer 401 for a wrong
+ * password and /api/me answers who is signed in: neither says a session this tab had is gone.
+ */
+export function endsSession(url: string): boolean {
+  const path = new URL(url, 'http://localhost').pathname;
+  return path.startsWith('/api/') && !path.startsWith('/api/auth/') && path !== '/api/me';
+}
+
+/** fetch, reporting a 401 so the app can show the person they were signed out. */
+async function fetchWatchingSession(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  // Looked up per call: component tests replace the global fetch after this module loads.
+  const res = await globalThis.fetch(input, init);
+  const url = input instanceof Request ? input.url : String(input);
+  if (res.status === 401 && endsSession(url)) reportSessionEnded();
+  return res;
+}
+
+export const api = hc<AppType>('/', { init: { credentials: 'same-origin' }, fetch: fetchWatchingSession });
 
 /** An error answered by the API, carrying its stable code and user-facing message. */
 export class ApiError extends Error {

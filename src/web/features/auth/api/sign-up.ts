@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { authClient } from '../../../lib/auth-client';
+import { announceAccountChange } from '../../../lib/auth-sync';
 import { AuthError } from './auth-error';
 import { authKeys } from './get-me';
 
@@ -21,6 +22,8 @@ export interface SignUpResult {
    * ever arrive); false when a confirmation link was e-mailed and sign-in waits for it.
    */
   signedIn: boolean;
+  /** The new account's id (the account this tab now acts as, when signedIn). */
+  userId?: string;
 }
 
 export async function signUp(input: SignUpInput): Promise<SignUpResult> {
@@ -29,16 +32,20 @@ export async function signUp(input: SignUpInput): Promise<SignUpResult> {
   const { data, error } = await authClient.signUp.email({ email, password: input.password, name });
   if (error) throw new AuthError(error);
   // better-auth answers a token only when it opened a session (autoSignIn without verification).
-  return { signedIn: typeof data?.token === 'string' && data.token.length > 0 };
+  return { signedIn: typeof data?.token === 'string' && data.token.length > 0, userId: data?.user?.id };
 }
 
-/** Signs up; when that signed the person in, switches every cached answer over as sign-in does. */
+/**
+ * Signs up; when that signed the person in, switches every cached answer (and the other tabs) over
+ * as sign-in does.
+ */
 export function useSignUp() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: signUp,
     onSuccess: async (result) => {
       if (!result.signedIn) return;
+      announceAccountChange(result.userId ?? null);
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== authKeys.all[0] });
       await queryClient.invalidateQueries({ queryKey: authKeys.all });
     },

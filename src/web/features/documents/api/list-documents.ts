@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { DocumentDto } from '../../../../shared/schemas/documents';
-import { api, unwrap } from '../../../lib/api-client';
+import { ApiError, api, unwrap } from '../../../lib/api-client';
 import { documentsKeys } from './documents-keys';
 
 /** Newest first, whatever order an answer or a stream event arrived in. */
@@ -32,9 +32,22 @@ export const listDocumentsQueryOptions = (personalityId: string) =>
   });
 
 /**
+ * Whether the last fetch was refused for who is asking (signed out, perhaps in another tab, or no
+ * longer the owner): polling would repeat the refusal every few seconds for as long as the list is
+ * open. A network failure or a server error keeps polling: those clear up by themselves.
+ */
+export function refusedForViewer(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 401 || error.status === 403);
+}
+
+/**
  * The owner's documents. `pollMs` is the fallback for live updates: set while the event stream is
- * not connected, false while it is (the stream then writes into this same cache entry).
+ * not connected, false while it is (the stream then writes into this same cache entry), and
+ * stopped after a 401 or 403 (a new sign-in starts the screens, and this list, afresh).
  */
 export function useListDocuments(personalityId: string, pollMs: number | false) {
-  return useQuery({ ...listDocumentsQueryOptions(personalityId), refetchInterval: pollMs });
+  return useQuery({
+    ...listDocumentsQueryOptions(personalityId),
+    refetchInterval: (query) => (refusedForViewer(query.state.error) ? false : pollMs),
+  });
 }
