@@ -355,6 +355,8 @@ export function createApp(deps: AppDeps) {
     preloadSettled: () => conversations.settled(),
     /** Waits for replies still being saved (shutdown, before the database closes). */
     drain: (timeoutMs: number) => conversations.drain(timeoutMs),
+    /** Stops replies still streaming (shutdown, after a grace period). */
+    stopReplies: () => conversations.stopReplies(),
     /** Unsubscribes the app's caches from the invalidation bus. */
     close: () => {
       sessionCache.close();

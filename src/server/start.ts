@@ -15,6 +15,7 @@ import { confirmAccountsWithoutMail, grantListedAdmins } from './auth/roles';
 import { createApp } from './app';
 import { createJobRunner } from './jobs/job-runner';
 import { startHousekeeping } from './jobs/housekeeping';
+import { summarizeProviders } from './ai/provider-summary';
 import type { BlobStorage } from './storage/storage';
 import { removeUnfinishedWrites } from './storage/local-storage';
 import { sql } from 'drizzle-orm';
@@ -44,6 +45,8 @@ export interface RunningServer {
 
 /** How long shutdown waits for replies still being saved before closing the database. */
 const SHUTDOWN_SAVE_WAIT_MS = 10_000;
+/** How long replies still streaming may go on at shutdown before they are stopped. */
+const SHUTDOWN_REPLY_GRACE_MS = 5_000;
 
 const defaultWebRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/web');
 
@@ -96,12 +99,20 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
       const swept = await removeUnfinishedWrites(path.join(config.dataDir, 'blobs'));
       if (swept > 0) logger.info(`storage: ${swept} unfinished upload(s) from an interrupted run removed`);
     }
+    const providers = summarizeProviders(config);
+    logger.info(providers.line);
+    for (const warning of providers.warnings) logger.warn(warning);
+    // Listening on every interface while the public address is loopback: pages load from other
+    // machines, but sign-up and sign-in answer "Invalid origin" there.
+    if (['0.0.0.0', '::'].includes(config.host) && ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(config.publicUrl).hostname)) {
+      logger.warn(`HOST=${config.host} listens on every interface, but PUBLIC_URL is ${config.publicUrl}: people on other machines cannot sign in until PUBLIC_URL is the address they use`);
+    }
     // Several processes on one PostgreSQL each keep their own DATA_DIR: files must be shared.
     if (config.databaseUrl && !config.s3) {
       logger.warn('DATABASE_URL is set without S3_BUCKET: uploaded files stay in this process\'s DATA_DIR; run several processes only with shared object storage (docs/deployment.md)');
     }
     const webRoot = opts.webRoot === null ? undefined : (opts.webRoot ?? config.webRoot ?? (fs.existsSync(defaultWebRoot) ? defaultWebRoot : undefined));
-    const { app, preload, preloadSettled, publishAssets, documents, drain, close: closeApp } = createApp({
+    const { app, preload, preloadSettled, publishAssets, documents, drain, stopReplies, close: closeApp } = createApp({
       config,
       database,
       logger,
@@ -139,7 +150,12 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
       routes: app.routes.map((r) => ({ method: r.method, path: r.path })),
       close: async () => {
         documents.endStreams();
+        // Replies still streaming get a few seconds to finish; then they stop as Stop would, keeping
+        // what was said (a model that fell silent held shutdown for its 90 s idle limit, past
+        // any container's grace period, and the reply was lost to the SIGKILL).
+        const graceOver = setTimeout(stopReplies, SHUTDOWN_REPLY_GRACE_MS);
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        clearTimeout(graceOver);
         // A reply whose reader left just before is still being checked and saved: its words go
         // to the database before it closes (a few seconds at most; then it is given up, logged).
         if (!(await drain(SHUTDOWN_SAVE_WAIT_MS))) logger.warn('stopping with a reply still being saved: it may be lost');

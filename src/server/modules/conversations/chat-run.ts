@@ -171,9 +171,11 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
 
   return {
     conversationId,
-    async *events(signal, hooks) {
-      // Until the reply (or what was said of it) is saved, shutdown waits before closing the database.
+    async *events(requestSignal, hooks) {
+      // Until the reply (or what was said of it) is saved, shutdown waits before closing the
+      // database; a shutdown that cannot wait for the reply to end stops it, as Stop does.
       const ended = deps.inFlight?.begin();
+      const signal = deps.inFlight ? AbortSignal.any([requestSignal, deps.inFlight.stopping]) : requestSignal;
       let text = '';
       let first = true;
       let settled = false;

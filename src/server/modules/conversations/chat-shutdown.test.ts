@@ -74,4 +74,56 @@ describe('shutdown while a reply is being saved', () => {
     expect(reply[0]!.kind).toBe('stopped');
     expect(reply[0]!.content).toMatch(/^word0 word1 word2/);
   });
+
+  it('stops a reply whose model fell silent instead of waiting out its idle limit, keeping what was said', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-shutdown-'));
+    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    let databaseUrl: string | undefined;
+    if (process.env.TEST_DATABASE_URL) {
+      const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL);
+      cleanups.push(() => scratch.drop());
+      databaseUrl = scratch.databaseUrl;
+    }
+    // Half the words, then silence (the model hangs); its idle limit is far beyond this test's time.
+    const words = Array.from({ length: 20 }, (_, i) => `word${i}`).join(' ');
+    const chat: FakeChat = await startFakeChat({ mode: 'stall', reply: words, delayMs: 10 });
+    cleanups.push(() => chat.close());
+    const env = {
+      LLM_BASE_URL: chat.url,
+      LLM_API_KEY: 'fake',
+      LLM_MODEL: 'fake-model',
+      LLM_IDLE_TIMEOUT_MS: '600000',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    };
+    const first: TestServer = await startTestServer({ dataDir, env });
+    const owner = await first.user('stalled@example.com');
+    const pid = await createPersonality(owner, 'Ada');
+    const res = await owner.raw(`/api/personalities/${pid}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'Tell me a long story' }),
+    });
+    const stream = res.body!.getReader();
+    let seen = '';
+    while (!seen.includes('word9')) seen += new TextDecoder().decode((await stream.read()).value);
+
+    // The reader stays; the server is asked to stop. It ends the reply (the test's own timeout,
+    // far below the model's idle limit, would fail a shutdown that waited for it).
+    const closing = first.close();
+    for (;;) {
+      const { done, value } = await stream.read();
+      if (done) break;
+      seen += new TextDecoder().decode(value);
+    }
+    await closing;
+
+    const second: TestServer = await startTestServer({ dataDir, env });
+    cleanups.push(() => second.close());
+    const saved = await second.database.db.select().from(conversationMessages).orderBy(asc(conversationMessages.createdAt));
+    const reply = saved.filter((m) => m.role === 'assistant' && m.kind !== 'greeting');
+    expect(reply).toHaveLength(1);
+    expect(reply[0]!.kind).toBe('stopped');
+    expect(reply[0]!.content).toMatch(/^word0 word1 .* word9/);
+  }, 60_000);
 });
+

@@ -132,5 +132,7 @@ export function createConversationsModule(deps: ConversationsModuleDeps) {
     close: stopForgetting,
     /** Waits (at most `timeoutMs`) for replies still being saved; true when none is left. */
     drain: (timeoutMs: number) => inFlight.drain(timeoutMs),
+    /** Stops replies still streaming (shutdown): each keeps what was said, as a stopped reply. */
+    stopReplies: () => inFlight.stopAll(),
   };
 }
