@@ -102,6 +102,7 @@ const envSchema = z.object({
   JOB_POLL_MS: z.coerce.number().int().min(10).default(1000),
   JOB_RETRY_BASE_MS: z.coerce.number().int().min(0).default(5000),
   JOB_SLICE_MS: z.coerce.number().int().min(0).default(10_000),
+  DISK_RESERVE_MB: z.coerce.number().int().min(0).default(256),
   HOUSEKEEPING_INTERVAL_MS: z.coerce.number().int().min(1000).default(60 * 60_000),
   // Voice (issue 12). Speech-to-text on any OpenAI-compatible /audio/transcriptions (base URL ends in /v1).
   STT_BASE_URL: httpUrl,
@@ -199,6 +200,8 @@ export interface AppConfig {
     urlImportAllowLoopback: boolean;
     /** Bytes one person's documents may take together; 0: no limit. */
     storageQuotaBytes: number;
+    /** Documents are refused while the data folder's disk would be left with less than this free. */
+    diskReserveBytes: number;
   };
   /** S3-compatible object storage; unset: files under DATA_DIR/blobs. */
   s3?: { endpoint?: string; bucket: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
@@ -322,6 +325,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       urlImportTimeoutMs: e.URL_IMPORT_TIMEOUT_MS,
       urlImportAllowLoopback: e.URL_IMPORT_ALLOW_LOOPBACK,
       storageQuotaBytes: e.STORAGE_QUOTA_MB * 1024 * 1024,
+      diskReserveBytes: e.DISK_RESERVE_MB * 1024 * 1024,
     },
     s3: e.S3_BUCKET
       ? {

@@ -196,6 +196,8 @@ export const messages = {
       `Only .txt, .md, .pdf, .docx and .html files are supported. Please convert ${file} to one of these formats.`,
     tooLarge: (file: string) => `File ${file} is too large. Maximum size is 10MB.`,
     /** Past STORAGE_QUOTA_MB: what the person's documents take, so they know what to delete. */
+    serverDiskFull: (file: string) =>
+      `The server is running out of disk space, so ${file} was not stored. Please tell the site's administrator.`,
     storageFull: (file: string, usedBytes: number, quotaBytes: number) =>
       `There is no room for ${file}: your documents already take ${megabytes(usedBytes)} of your ${megabytes(quotaBytes)}. Delete documents you no longer need to make room.`,
     contentMismatch: (file: string, kind: string) =>

@@ -11,6 +11,7 @@ export const errorStatus = {
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  INSUFFICIENT_STORAGE: 507,
   // Voice (modules/voice): the client maps each to the spec's message or to a fallback.
   AUDIO_TOO_LARGE: 413,
   BAD_AUDIO: 400,
@@ -42,6 +43,7 @@ const defaultMessage: Record<ErrorCode, string> = {
   PAYLOAD_TOO_LARGE: messages.errors.tooLarge,
   RATE_LIMITED: messages.errors.rateLimited,
   INTERNAL: messages.generic,
+  INSUFFICIENT_STORAGE: messages.documents.serverDiskFull('the file'),
   AUDIO_TOO_LARGE: messages.voice.audioTooLarge('10+'),
   BAD_AUDIO: messages.voice.notWav,
   NO_SPEECH: messages.voice.noSpeech,

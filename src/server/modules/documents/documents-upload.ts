@@ -128,6 +128,11 @@ export async function handleUpload(c: Context<AppEnv>, service: DocumentService,
         return { fileName, ok: true, document: await recorded };
       } catch (err) {
         if (err instanceof AppError && err.status < 500) return { fileName, ok: false, error: err.message };
+        if (err instanceof AppError && err.code === 'INSUFFICIENT_STORAGE') {
+          // The person is told plainly; the operator needs to know as well.
+          logger.warn(`a document was refused: the disk holding DATA_DIR is nearly full (${err.details?.freeBytes ?? '?'} bytes free)`);
+          return { fileName, ok: false, error: err.message };
+        }
         logger.error(`upload of a document failed`, err);
         return { fileName, ok: false, error: messages.documents.uploadFailed };
       }

@@ -1,6 +1,7 @@
 // Builds the documents domain from its dependencies: storage, the extraction worker, the event
 // bus, the service and the job handler. app.ts mounts its routes and hands its deletion hook to
 // the personalities service; start.ts runs its job handler and closes it.
+import fs from 'node:fs';
 import type { AppConfig } from '../../config';
 import type { DatabaseHandle } from '../../db/client';
 import type { Logger } from '../../lib/logger';
@@ -59,6 +60,9 @@ export function createDocumentsModule(deps: DocumentsModuleDeps) {
     wake: () => wake(),
     cleanup,
     storageQuotaBytes: config.documents.storageQuotaBytes,
+    // The embedded database and stored files live in DATA_DIR unless PostgreSQL and S3 hold them.
+    freeDiskBytes: database.kind === 'pglite' || !config.s3 ? () => freeBytesAt(config.dataDir, logger) : undefined,
+    diskReserveBytes: config.documents.diskReserveBytes,
     documentHeld: deps.moderation ? (id) => deps.moderation!.documentHeld(id) : undefined,
   });
   const processor = createDocumentProcessor({
@@ -132,3 +136,15 @@ export function createDocumentsModule(deps: DocumentsModuleDeps) {
 }
 
 export type DocumentsModule = ReturnType<typeof createDocumentsModule>;
+
+/** Free bytes for this user on the disk holding `dir` (undefined when it cannot be told). */
+function freeBytesAt(dir: string, logger: Logger): number | undefined {
+  try {
+    const stats = fs.statfsSync(dir);
+    return stats.bavail * stats.bsize;
+  } catch (err) {
+    logger.debug(`free disk space of ${dir} unknown: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+}
+

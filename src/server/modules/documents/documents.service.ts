@@ -37,7 +37,18 @@ export interface DocumentServiceDeps {
   cleanup: StorageCleanup;
   /** Bytes one person's documents may take together; 0 or unset: no limit. */
   storageQuotaBytes?: number;
+  /**
+   * Free bytes on the disk the embedded database and stored files share (undefined: not known, or
+   * nothing local). A document is refused while less than `diskReserveBytes` plus room for its
+   * text, chunks and vectors would be left: the embedded database froze every request when its
+   * disk filled mid-ingest.
+   */
+  freeDiskBytes?: () => number | undefined;
+  diskReserveBytes?: number;
 }
+
+/** Room a document takes in the database beyond its file: text, chunks, their index and vectors. */
+const DATABASE_BYTES_PER_FILE_BYTE = 4;
 
 /** The side panel lists this many of the newest documents; the counts cover them all. */
 const KNOWLEDGE_PANEL_DOCUMENTS = 20;
@@ -110,6 +121,10 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     };
     const quota = deps.storageQuotaBytes ?? 0;
     try {
+      const free = deps.freeDiskBytes?.();
+      if (free !== undefined && free < (deps.diskReserveBytes ?? 0) + DATABASE_BYTES_PER_FILE_BYTE * input.sizeBytes) {
+        throw new AppError('INSUFFICIENT_STORAGE', messages.documents.serverDiskFull(input.fileName), { details: { freeBytes: free } });
+      }
       row =
         quota > 0
           ? await db.transaction(async (tx) => {
