@@ -67,12 +67,16 @@ export function documentEventsHandler(documents: DocumentsModule, maxStreamsPerC
         while (!closed && Date.now() - started < MAX_STREAM_MS) {
           if (dirty) {
             dirty = false;
-            // Re-checked each time: a personality deleted (or given away) ends the stream.
+            // Re-checked each time: a personality deleted (or given away) ends the stream. A
+            // database that failed to answer is not "gone": the stream just ends, and the
+            // browser's EventSource reconnects on its own once it answers again (a 'gone' told it
+            // to stop listening for good during an outage).
             const still = await service.ownedPersonality(viewer, personalityId).then(
-              () => true,
-              () => false,
+              () => 'yes' as const,
+              (err: unknown) => (err instanceof AppError && (err.code === 'NOT_FOUND' || err.code === 'FORBIDDEN') ? ('no' as const) : ('unknown' as const)),
             );
-            if (!still) {
+            if (still === 'unknown') break;
+            if (still === 'no') {
               await stream.writeSSE({ event: 'gone', data: '{}' });
               break;
             }

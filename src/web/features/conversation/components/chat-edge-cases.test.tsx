@@ -150,6 +150,15 @@ describe('a server that cannot be reached', () => {
     await waitFor(() => expect(box).toHaveValue('Hello?'));
     expect(within(log()).getAllByRole('listitem')).toHaveLength(1);
   });
+
+  it("the app's own failure before the reply began (its database down) gives its message back, not an AI failure", async () => {
+    const { user, box } = await openChat({ chat: () => ({ status: 500, body: { error: { code: 'INTERNAL', message: messages.generic } } }) });
+    await user.type(box, 'Hello?{Enter}');
+    expect(await screen.findByText(messages.generic)).toBeInTheDocument();
+    await waitFor(() => expect(box).toHaveValue('Hello?'));
+    expect(within(log()).getAllByRole('listitem')).toHaveLength(1);
+    expect(screen.queryByText(messages.chat.aiFailed)).toBeNull();
+  });
 });
 
 describe('the message box and input methods', () => {

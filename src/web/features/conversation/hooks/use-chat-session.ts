@@ -186,9 +186,12 @@ export function useChatSession(options: ChatSessionOptions) {
       } catch (err) {
         if (!controller.signal.aborted) {
           const refusal = err instanceof ApiError && err.status >= 400 && err.status < 500;
-          if (refusal || (!started && unreachable(err))) {
+          // The app failed before the reply began (its database is down, say): nothing reached
+          // the model, so "Failed to get AI response" and an in-character line would blame it.
+          const failedBeforeReply = !started && err instanceof ApiError && err.status >= 500 && !unreachable(err);
+          if (refusal || failedBeforeReply || (!started && unreachable(err))) {
             refused = true;
-            toast.error(refusal ? err.message : UNREACHABLE);
+            toast.error(refusal || failedBeforeReply ? err.message : UNREACHABLE);
             setMessages((all) => all.filter((m) => m.id !== question.id && m.id !== replyId));
           } else {
             toast.error(texts.chat.aiFailed);
