@@ -34,6 +34,8 @@ export function resolveEmbeddingTarget(config: Pick<AppConfig, 'llm' | 'openai'>
   if (config.llm.baseUrl) return { baseUrl: config.llm.baseUrl, apiKey: config.llm.apiKey, model };
   if (config.openai.baseUrl) return { baseUrl: config.openai.baseUrl, apiKey: config.openai.apiKey, model };
   if (config.openai.apiKey) return { baseUrl: 'https://api.openai.com/v1', apiKey: config.openai.apiKey, model };
+  // A model key alone means OpenAI itself, as it does for chat.
+  if (config.llm.apiKey) return { baseUrl: 'https://api.openai.com/v1', apiKey: config.llm.apiKey, model };
   return undefined;
 }
 
