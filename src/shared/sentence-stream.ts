@@ -4,8 +4,10 @@
 // Shared: Self-paced Chat cuts replies in the browser, open mic's voice turn on the server.
 import { splitDoNotRead } from './do-not-read';
 
-// A sentence ends at . ! ? or … (with closing quotes or brackets) followed by white space, or at a line break.
-const BOUNDARY = /[.!?…]+["'”’)\]]*\s+|\n+/g;
+// A sentence ends at . ! ? or … (with closing quotes or brackets) followed by white space, at a
+// Chinese or Japanese full stop, exclamation or question mark (written with no space after), or
+// at a line break.
+const BOUNDARY = /[.!?…]+["'”’)\]]*\s+|[。！？]+[」』）"”’]*\s*|\n+/g;
 // Speaking a piece with fewer letters than this alone sounds clipped: it joins the next one.
 const MIN_LETTERS = 12;
 

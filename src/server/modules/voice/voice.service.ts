@@ -18,6 +18,7 @@ import { SpeechProviderError, type SpeechToText, type SynthesizedAudio, type Syn
 import { redactSecrets } from '../../ai/provider-error-text';
 import { relayStream } from '../../lib/stream-relay';
 import { checkWav } from './wav-check';
+import { headOf } from '../../../shared/text/cut';
 import { audibleOrNothing, embeddedVoiceCanSpeak } from './embedded-voice';
 import { creditsUsedOn, recentRateLimits, releaseCredits, reserveCredits } from './voice.repository';
 
@@ -155,7 +156,7 @@ export function createVoiceService(deps: VoiceDeps) {
      * failure would, but is not logged as one: nothing went wrong with the provider.
      */
     async speech(personality: PersonalityRow, rawText: string, signal?: AbortSignal, options: { fastDecode?: boolean } = {}): Promise<SpeechResult> {
-      const text = stripDoNotRead(rawText).slice(0, SPEECH_TEXT_MAX);
+      const text = headOf(stripDoNotRead(rawText), SPEECH_TEXT_MAX);
       if (!/[\p{L}\p{N}]/u.test(text)) throw new AppError('BAD_REQUEST', messages.voice.nothingToSpeak);
       const chosen = voiceOf(personality);
       // A cancelled synthesis is no provider failure: only real ones are logged.

@@ -42,4 +42,13 @@ describe('sentences to speak from a streaming reply', () => {
     expect(sentencesOf('[DO_NOT_READ]only a citation[/DO_NOT_READ]')).toEqual([]);
     expect(sentencesOf('')).toEqual([]);
   });
+
+  it('ends Chinese and Japanese sentences at 。！？, written with no space after', () => {
+    const stream = new SentenceStream();
+    // Streamed in pieces: each sentence is handed out as soon as its stop arrives.
+    expect(stream.push('我住在长江头，君住在长江尾。日日')).toEqual(['我住在长江头，君住在长江尾。']);
+    expect(stream.push('我住在长江头，君住在长江尾。日日思君不见君，共饮长江水！此水')).toEqual(['日日思君不见君，共饮长江水！']);
+    expect(stream.finish('我住在长江头，君住在长江尾。日日思君不见君，共饮长江水！此水几时休？')).toEqual(['此水几时休？']);
+  });
 });
+
