@@ -78,6 +78,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     RATE_LIMIT_VERIFICATION_EMAIL_PER_HOUR: '1000',
     SIGN_IN_FAILURES_BEFORE_BACKOFF: '1000',
     SIGN_IN_FAILURES_PER_ACCOUNT: '1000',
+    // Uploads do not depend on the test machine's free disk (documents.disk-reserve.test.ts sets its own).
+    DISK_RESERVE_MB: '0',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     // The embedded embedding model (~230 MB, ~1.3 s to load) only where a test is about it: those
     // set EMBEDDING_MODEL themselves ('' for the embedded one).
