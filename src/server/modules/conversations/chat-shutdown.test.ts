@@ -18,17 +18,19 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
+/** The same data for two servers one after the other: PGlite in a folder, or a scratch PostgreSQL database. */
+async function dataForTwoServers(): Promise<{ dataDir: string; databaseUrl?: string }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-shutdown-'));
+  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  if (!process.env.TEST_DATABASE_URL) return { dataDir };
+  const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL);
+  cleanups.push(() => scratch.drop());
+  return { dataDir, databaseUrl: scratch.databaseUrl };
+}
+
 describe('shutdown while a reply is being saved', () => {
   it('keeps the stopped reply', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-shutdown-'));
-    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-    // The same data for both servers: PGlite in dataDir, or a scratch PostgreSQL database.
-    let databaseUrl: string | undefined;
-    if (process.env.TEST_DATABASE_URL) {
-      const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL);
-      cleanups.push(() => scratch.drop());
-      databaseUrl = scratch.databaseUrl;
-    }
+    const { dataDir, databaseUrl } = await dataForTwoServers();
     const words = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
     const chat: FakeChat = await startFakeChat({ mode: 'reply', reply: words, delayMs: 60 });
     const moderation: FakeModeration = await startFakeModeration();
@@ -76,14 +78,7 @@ describe('shutdown while a reply is being saved', () => {
   });
 
   it('stops a reply whose model fell silent instead of waiting out its idle limit, keeping what was said', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-shutdown-'));
-    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-    let databaseUrl: string | undefined;
-    if (process.env.TEST_DATABASE_URL) {
-      const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL);
-      cleanups.push(() => scratch.drop());
-      databaseUrl = scratch.databaseUrl;
-    }
+    const { dataDir, databaseUrl } = await dataForTwoServers();
     // Half the words, then silence (the model hangs); its idle limit is far beyond this test's time.
     const words = Array.from({ length: 20 }, (_, i) => `word${i}`).join(' ');
     const chat: FakeChat = await startFakeChat({ mode: 'stall', reply: words, delayMs: 10 });
