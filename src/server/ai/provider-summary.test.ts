@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { summarizeProviders } from './provider-summary';
 import { resolveEmbeddingTarget } from './embeddings';
+import { createSpeechToText } from './providers';
 
 describe('provider summary', () => {
   it('says the embedded defaults when nothing is configured', () => {
@@ -41,4 +42,11 @@ describe('provider summary', () => {
     const target = resolveEmbeddingTarget(loadConfig({ EMBEDDING_MODEL: 'text-embedding-3-small', LLM_API_KEY: 'sk-x' }));
     expect(target).toEqual({ baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-x', model: 'text-embedding-3-small' });
   });
+
+  it('names the speech-to-text service the server really uses: STT_API_KEY alone is OpenAI', () => {
+    const { line } = summarizeProviders(loadConfig({ STT_API_KEY: 'sk-stt' }));
+    expect(line).toContain('speech-to-text at api.openai.com');
+    expect(createSpeechToText(loadConfig({ STT_API_KEY: 'sk-stt' }))).toBeDefined();
+  });
 });
+

@@ -4,7 +4,7 @@
 // too, instead of silently running on the embedded model.
 import type { AppConfig } from '../config';
 import { EMBEDDINGS_OFF, resolveEmbeddingTarget } from './embeddings';
-import { DEFAULT_LLM_BASE_URL, DEFAULT_LLM_MODEL } from './providers';
+import { chatTarget, moderationBaseUrl, openaiSpeechBaseUrl, speechToTextTarget } from './providers';
 
 /** The host of a base URL, enough to recognise it and never its credentials. */
 function hostOf(url: string): string {
@@ -22,8 +22,9 @@ export interface ProviderSummary {
 
 export function summarizeProviders(config: Pick<AppConfig, 'llm' | 'openai' | 'elevenlabs' | 'moderation' | 'azureSpeech' | 'voice'>): ProviderSummary {
   const warnings: string[] = [];
-  const { llm, openai } = config;
-  const chat = llm.baseUrl || llm.apiKey ? `model ${llm.model ?? DEFAULT_LLM_MODEL} at ${hostOf(llm.baseUrl ?? DEFAULT_LLM_BASE_URL)}` : 'offline responder';
+  const { llm } = config;
+  const chatModel = chatTarget(config);
+  const chat = chatModel ? `model ${chatModel.model} at ${hostOf(chatModel.baseUrl)}` : 'offline responder';
 
   let embeddings: string;
   if (llm.embeddingModel === EMBEDDINGS_OFF) embeddings = 'off (full-text search only)';
@@ -38,12 +39,12 @@ export function summarizeProviders(config: Pick<AppConfig, 'llm' | 'openai' | 'e
     }
   }
 
-  const moderationBase = openai.baseUrl ?? llm.baseUrl ?? DEFAULT_LLM_BASE_URL;
-  const moderation = config.moderation.model ? `${config.moderation.model} at ${hostOf(moderationBase)}` : 'the offline classifier (English only)';
-  const sttBase = config.voice.sttBaseUrl ?? openai.baseUrl ?? (openai.apiKey ? DEFAULT_LLM_BASE_URL : undefined);
-  const stt = sttBase ? `at ${hostOf(sttBase)}` : config.voice.offlineStt === 'off' ? 'off' : 'offline (pocketsphinx, when installed)';
+  const moderation = config.moderation.model ? `${config.moderation.model} at ${hostOf(moderationBaseUrl(config))}` : 'the offline classifier (English only)';
+  const sttService = speechToTextTarget(config);
+  const stt = sttService ? `at ${hostOf(sttService.baseUrl)}` : config.voice.offlineStt === 'off' ? 'off' : 'offline (pocketsphinx, when installed)';
+  const openaiSpeech = openaiSpeechBaseUrl(config);
   const voices = [
-    openai.baseUrl || openai.apiKey ? `OpenAI at ${hostOf(openai.baseUrl ?? DEFAULT_LLM_BASE_URL)}` : undefined,
+    openaiSpeech ? `OpenAI at ${hostOf(openaiSpeech)}` : undefined,
     config.elevenlabs.apiKey || config.elevenlabs.baseUrl ? `ElevenLabs${config.elevenlabs.baseUrl ? ` at ${hostOf(config.elevenlabs.baseUrl)}` : ''}` : undefined,
     config.voice.offlineTts === 'off' ? undefined : 'embedded',
   ].filter(Boolean);

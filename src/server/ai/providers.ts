@@ -54,10 +54,38 @@ export interface ChatResponder {
 export const DEFAULT_LLM_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_LLM_MODEL = 'gpt-4o-mini';
 
+// Where each provider is reached, decided once here: the factories below and the start-up summary
+// (provider-summary.ts) both ask these, so the log never names a service the server does not use.
+
+/** The chat model's address and id, or undefined: the offline responder answers. */
+export function chatTarget(config: Pick<AppConfig, 'llm'>): { baseUrl: string; apiKey?: string; model: string } | undefined {
+  const { baseUrl, apiKey, model } = config.llm;
+  if (!baseUrl && !apiKey) return undefined;
+  return { baseUrl: baseUrl ?? DEFAULT_LLM_BASE_URL, apiKey, model: model ?? DEFAULT_LLM_MODEL };
+}
+
+/** A configured moderation model's base URL (OPENAI_BASE_URL, else LLM_BASE_URL, else OpenAI). */
+export function moderationBaseUrl(config: Pick<AppConfig, 'openai' | 'llm'>): string {
+  return config.openai.baseUrl ?? config.llm.baseUrl ?? DEFAULT_LLM_BASE_URL;
+}
+
+/** The speech-to-text service (STT_BASE_URL, else OPENAI_BASE_URL; a key alone: OpenAI), or undefined. */
+export function speechToTextTarget(config: Pick<AppConfig, 'openai' | 'voice'>): { baseUrl: string; apiKey?: string } | undefined {
+  const baseUrl = config.voice.sttBaseUrl ?? config.openai.baseUrl;
+  const apiKey = config.voice.sttApiKey ?? config.openai.apiKey;
+  return baseUrl || apiKey ? { baseUrl: baseUrl ?? DEFAULT_LLM_BASE_URL, apiKey } : undefined;
+}
+
+/** OpenAI-compatible speech (TTS) at OPENAI_BASE_URL, or OpenAI itself with a key alone; undefined: none. */
+export function openaiSpeechBaseUrl(config: Pick<AppConfig, 'openai'>): string | undefined {
+  const { baseUrl, apiKey } = config.openai;
+  return baseUrl || apiKey ? (baseUrl ?? DEFAULT_LLM_BASE_URL) : undefined;
+}
+
 export function createChatResponder(config: AppConfig): ChatResponder {
-  const { baseUrl, apiKey, model, idleTimeoutMs } = config.llm;
-  if (!baseUrl && !apiKey) return offlineResponder;
-  return modelResponder({ baseUrl: baseUrl ?? DEFAULT_LLM_BASE_URL, apiKey, model: model ?? DEFAULT_LLM_MODEL, idleTimeoutMs });
+  const target = chatTarget(config);
+  if (!target) return offlineResponder;
+  return modelResponder({ ...target, idleTimeoutMs: config.llm.idleTimeoutMs });
 }
 
 /**
@@ -76,10 +104,7 @@ export function createEmbeddings(config: Pick<AppConfig, 'llm' | 'openai'>): Emb
  */
 export function createModerator(config: Pick<AppConfig, 'moderation' | 'openai' | 'llm'>): Moderator {
   const { model, threshold } = config.moderation;
-  if (model) {
-    const baseUrl = config.openai.baseUrl ?? config.llm.baseUrl ?? DEFAULT_LLM_BASE_URL;
-    return createOpenAIModerator({ baseUrl, apiKey: config.openai.apiKey ?? config.llm.apiKey, model, threshold });
-  }
+  if (model) return createOpenAIModerator({ baseUrl: moderationBaseUrl(config), apiKey: config.openai.apiKey ?? config.llm.apiKey, model, threshold });
   return createOfflineModerator({ threshold });
 }
 
@@ -88,9 +113,8 @@ export function createModerator(config: Pick<AppConfig, 'moderation' | 'openai' 
  * or OpenAI itself with just OPENAI_API_KEY), else pocketsphinx when installed, else none.
  */
 export function createSpeechToText(config: Pick<AppConfig, 'openai' | 'voice'>): SpeechToText | undefined {
-  const baseUrl = config.voice.sttBaseUrl ?? config.openai.baseUrl;
-  const apiKey = config.voice.sttApiKey ?? config.openai.apiKey;
-  if (baseUrl || apiKey) return createOpenAISpeechToText({ baseUrl: baseUrl ?? DEFAULT_LLM_BASE_URL, apiKey, model: config.voice.sttModel });
+  const target = speechToTextTarget(config);
+  if (target) return createOpenAISpeechToText({ ...target, model: config.voice.sttModel });
   if (config.voice.offlineStt === 'off') return undefined;
   const cli = findPocketsphinx();
   return cli ? createPocketsphinxSpeechToText(cli) : undefined;
@@ -143,10 +167,10 @@ export function createSpeechSynthesizers(config: Pick<AppConfig, 'openai' | 'ele
   const mode = config.voice.offlineTts;
   const useFestival = (mode === 'auto' || mode === 'festival') && festivalAvailable();
   const useFlite = !useFestival && (mode === 'auto' || mode === 'flite') && fliteWasmPath() !== undefined;
-  const { baseUrl, apiKey } = config.openai;
+  const openaiBase = openaiSpeechBaseUrl(config);
   return {
     default: useFestival ? createFestivalTextToSpeech() : useFlite ? createFliteTextToSpeech() : undefined,
-    openai: baseUrl || apiKey ? createOpenAITextToSpeech({ baseUrl: baseUrl ?? DEFAULT_LLM_BASE_URL, apiKey, model: config.voice.ttsModel }) : undefined,
+    openai: openaiBase ? createOpenAITextToSpeech({ baseUrl: openaiBase, apiKey: config.openai.apiKey, model: config.voice.ttsModel }) : undefined,
     elevenlabs:
       config.elevenlabs.apiKey || config.elevenlabs.baseUrl
         ? createElevenLabsTextToSpeech({ baseUrl: config.elevenlabs.baseUrl, apiKey: config.elevenlabs.apiKey, model: config.voice.elevenlabsModel })
