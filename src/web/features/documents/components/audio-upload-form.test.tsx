@@ -93,6 +93,9 @@ describe('upload audio to transcribe', () => {
     await user.upload(form.getByLabelText('Audio file'), audioFile('cut.mp3'));
     await user.click(form.getByRole('button', { name: 'Upload Audio' }));
     await waitFor(() => expect(form.getByRole('alert')).toHaveTextContent(`Failed to upload audio: ${messages.documents.audioTruncated}`));
+    // Once on the page (a toast as well would make "find this message" ambiguous).
+    await act(async () => {});
+    expect(screen.getAllByText(`Failed to upload audio: ${messages.documents.audioTruncated}`)).toHaveLength(1);
   });
 
   it('without speech recognition the form says so and cannot be used', async () => {

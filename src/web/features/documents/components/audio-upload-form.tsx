@@ -60,9 +60,8 @@ export function AudioUploadForm({ personalityId }: { personalityId: string }) {
           if (fileInput.current) fileInput.current.value = '';
         },
         onError: (err) => {
-          const message = messages.documents.audioUploadFailed(errorMessage(err));
-          setError(message);
-          toast.error(message);
+          // Once, under the form (a toast is hidden from screen readers behind the dialog).
+          setError(messages.documents.audioUploadFailed(errorMessage(err)));
         },
         onSettled: () => setProgress(null),
       },

@@ -140,6 +140,7 @@ describe('recording widget', () => {
     await user.click(widget.getByRole('button', { name: 'Start Recording' }));
     expect(await widget.findByRole('alert')).toHaveTextContent(messages.documents.recordingError);
     await act(async () => {});
+    expect(screen.getAllByText(messages.documents.recordingError)).toHaveLength(1);
     expect(widget.getByRole('button', { name: 'Start Recording' })).toBeEnabled();
   });
 
@@ -191,5 +192,7 @@ describe('recording widget', () => {
     expect(title).toHaveAttribute('aria-invalid', 'true');
     expect(title).toHaveAccessibleDescription(messages.documents.titleRequiredHint);
     expect(title).toHaveFocus();
+    expect(await screen.findByText(messages.documents.titleRequired)).toBeInTheDocument();
+    expect(screen.getAllByText(messages.documents.titleRequiredHint)).toHaveLength(1);
   });
 });

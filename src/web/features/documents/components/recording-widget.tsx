@@ -47,8 +47,9 @@ export function RecordingWidget({ personalityId }: { personalityId: string }) {
       recorder.current = await startDocumentRecorder();
     } catch {
       setPhase('idle');
+      // Each refusal is said once, in this widget's alert (a toast is hidden from screen readers
+      // behind the dialog, and both would put the words on the page twice).
       setError(messages.documents.recordingError);
-      toast.error(messages.documents.recordingError);
       return;
     }
     setSeconds(0);
@@ -105,7 +106,7 @@ export function RecordingWidget({ personalityId }: { personalityId: string }) {
     setErrorField(null);
     if (!recording) {
       setError(messages.documents.noRecordingHint);
-      toast.error(messages.documents.noRecording, { description: messages.documents.noRecordingHint });
+      toast.error(messages.documents.noRecording);
       return;
     }
     const name = title.trim();
@@ -113,7 +114,7 @@ export function RecordingWidget({ personalityId }: { personalityId: string }) {
       setError(messages.documents.titleRequiredHint);
       setErrorField('title');
       titleInput.current?.focus();
-      toast.error(messages.documents.titleRequired, { description: messages.documents.titleRequiredHint });
+      toast.error(messages.documents.titleRequired);
       return;
     }
     setError(null);
@@ -136,9 +137,7 @@ export function RecordingWidget({ personalityId }: { personalityId: string }) {
           discard();
         },
         onError: (err) => {
-          const message = messages.documents.audioUploadFailed(errorMessage(err));
-          setError(message);
-          toast.error(message);
+          setError(messages.documents.audioUploadFailed(errorMessage(err)));
         },
       },
     );

@@ -20,18 +20,24 @@ export function VoiceCloneForm({ personalityId }: { personalityId: string }) {
   const [sample, setSample] = useState<File | null>(null);
   const [name, setName] = useState('');
   const [consent, setConsent] = useState(false);
+  // What went wrong, said once, in this form's alert: a toast is hidden from screen readers behind
+  // the dialog, and a toast as well would put the same words on the page twice. A refusal from the
+  // server has the spec's title ("Voice Training Failed", "ElevenLabs Subscription Required").
   const [error, setError] = useState<string | null>(null);
+  const [errorTitle, setErrorTitle] = useState<string | null>(null);
   const cloneVoice = useCloneVoice();
   const capabilities = useVoiceCapabilities();
   const unavailable = capabilities.data?.cloning?.available === false;
 
   function choose(next: File | null) {
     setSample(next);
+    setErrorTitle(null);
     setError(next ? audioFileProblem(next, CLONE_SAMPLE_MAX_BYTES, messages.voice.cloneTooLarge) : null);
   }
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
+    setErrorTitle(null);
     if (!sample) return setError(messages.voice.cloneNoFile);
     const problem = audioFileProblem(sample, CLONE_SAMPLE_MAX_BYTES, messages.voice.cloneTooLarge);
     if (problem) return setError(problem);
@@ -49,13 +55,13 @@ export function VoiceCloneForm({ personalityId }: { personalityId: string }) {
         },
         onError: (err) => {
           if (err instanceof ApiError && err.code === 'CLONE_SUBSCRIPTION') {
+            setErrorTitle(messages.voice.cloneSubscription);
             setError(messages.voice.cloneSubscriptionHint);
-            toast.error(messages.voice.cloneSubscription, { description: messages.voice.cloneSubscriptionHint });
             return;
           }
           const reason = err instanceof ApiError && typeof err.details?.reason === 'string' ? err.details.reason : errorMessage(err);
-          setError(errorMessage(err));
-          toast.error(messages.voice.cloneFailed, { description: reason });
+          setErrorTitle(messages.voice.cloneFailed);
+          setError(reason);
         },
       },
     );
@@ -104,6 +110,7 @@ export function VoiceCloneForm({ personalityId }: { personalityId: string }) {
       </div>
       {error && (
         <p role="alert" className="text-xs [overflow-wrap:anywhere] text-destructive">
+          {errorTitle && <strong className="block font-semibold">{errorTitle}</strong>}
           {error}
         </p>
       )}

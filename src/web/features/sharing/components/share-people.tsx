@@ -20,8 +20,9 @@ interface Props {
 
 export function SharePeople({ personalityId, onLevelChanged }: Props) {
   const [email, setEmail] = useState('');
-  // The refusal, also shown under the field: a toast is hidden from screen readers while this
-  // dialog is open (everything outside a modal dialog is), and it is not tied to the field.
+  // The refusal is shown once, under the field, as an alert: not as a toast, which is hidden from
+  // screen readers while this dialog is open (everything outside a modal dialog is) and is not
+  // tied to the field; and not as both, which would put the words on the page twice.
   const [addError, setAddError] = useState<string | null>(null);
   const emailInput = useRef<HTMLInputElement>(null);
   const inputId = useId();
@@ -47,7 +48,6 @@ export function SharePeople({ personalityId, onLevelChanged }: Props) {
         // already added", "You cannot share a personality with yourself".
         onError: (err) => {
           const message = err instanceof ApiError && err.status > 0 ? err.message : messages.sharing.shareFailed;
-          toast.error(message);
           setAddError(message);
           emailInput.current?.focus();
         },
