@@ -33,10 +33,23 @@ export interface OpenDatabaseOptions {
   /** PGlite data folder; undefined means in memory (tests). */
   pgliteDir?: string;
   logger?: Logger;
+  /** PostgreSQL: how long one statement may go unanswered before it fails (default QUERY_TIMEOUT_MS). */
+  queryTimeoutMs?: number;
 }
 
+/**
+ * A statement PostgreSQL has not answered in this long fails, and its connection is dropped from
+ * the pool. Without it, a server that stops answering without closing the connection (a paused
+ * or overloaded host, a network path that drops packets) holds every request that reaches that
+ * connection for ever; TCP keepalive takes hours to notice. The slowest statements the app runs
+ * (deleting a personality with 100,000 passages, rechunking a large document) take seconds.
+ */
+export const QUERY_TIMEOUT_MS = 60_000;
+
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseHandle> {
-  const handle = opts.databaseUrl ? await openPostgres(opts.databaseUrl, opts.logger) : await openPglite(opts.pgliteDir);
+  const handle = opts.databaseUrl
+    ? await openPostgres(opts.databaseUrl, opts.logger, opts.queryTimeoutMs ?? QUERY_TIMEOUT_MS)
+    : await openPglite(opts.pgliteDir);
   const migrateStarted = Date.now();
   await handle.migrate();
   opts.logger?.debug(`migrations applied in ${Date.now() - migrateStarted} ms`);
@@ -81,13 +94,15 @@ async function openPglite(dataDir?: string) {
   };
 }
 
-async function openPostgres(url: string, logger?: Logger) {
+async function openPostgres(url: string, logger: Logger | undefined, queryTimeoutMs: number) {
   const pg = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const { migrate } = await import('drizzle-orm/node-postgres/migrator');
   // A database that cannot be reached fails a request within 10 s instead of queueing it for ever;
-  // keepalive notices a connection a firewall or a dead host dropped silently.
-  const pool = new pg.default.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000, keepAlive: true });
+  // keepalive notices a connection a firewall or a dead host dropped silently; a statement left
+  // unanswered fails after queryTimeoutMs (QUERY_TIMEOUT_MS says why).
+  const connection = { connectionString: url, connectionTimeoutMillis: 10_000, keepAlive: true };
+  const pool = new pg.default.Pool({ ...connection, max: 10, query_timeout: queryTimeoutMs });
   // An idle pooled connection can be cut by the server (a restart, a failover, an administrator
   // terminating it). pg-pool drops that connection and emits 'error' on the pool; without a
   // listener that is an uncaught exception that would take the whole server down. The next query
@@ -108,18 +123,27 @@ async function openPostgres(url: string, logger?: Logger) {
     // Several app processes may start at once on one database (a deploy, a scale-up): the
     // extension and the migrations are applied by one of them at a time, under an advisory lock;
     // the others wait, then find everything applied and do nothing.
-    migrate: () =>
-      withAdvisoryLock(pool, MIGRATION_LOCK, async () => {
-        try {
-          await db.execute(sql`CREATE EXTENSION IF NOT EXISTS vector`);
-          hasVector = true;
-        } catch {
-          hasVector = false;
-        }
-        await migrate(db as never, { migrationsFolder });
-        // Outside the migrations: its column type depends on pgvector (embeddings-schema.ts).
-        vectorStore = await ensureEmbeddingsTable(db, hasVector);
-      }),
+    // On connections of their own, without the query timeout: waiting for another process's
+    // migrations, or building an index on a large table, may rightly take longer than a request.
+    migrate: async () => {
+      const migrationPool = new pg.default.Pool({ ...connection, max: 2 }); // the lock's, and the migrations'
+      const migrationDb = drizzle(migrationPool, { schema }) as unknown as Database;
+      try {
+        await withAdvisoryLock(migrationPool, MIGRATION_LOCK, async () => {
+          try {
+            await migrationDb.execute(sql`CREATE EXTENSION IF NOT EXISTS vector`);
+            hasVector = true;
+          } catch {
+            hasVector = false;
+          }
+          await migrate(migrationDb as never, { migrationsFolder });
+          // Outside the migrations: its column type depends on pgvector (embeddings-schema.ts).
+          vectorStore = await ensureEmbeddingsTable(migrationDb, hasVector);
+        });
+      } finally {
+        await migrationPool.end();
+      }
+    },
     close: () => pool.end(),
   };
 }
