@@ -163,6 +163,20 @@ describe('auth screen', () => {
     expect(api.callsTo('POST', '/api/auth/sign-up/email')).toHaveLength(0);
   });
 
+  it.each([
+    ['letters outside A-Z', 'zoë@example.com', 'This site cannot use email addresses with letters outside A-Z yet. Please use another address.'],
+    ['a one-letter top-level domain', 'ada@example.c', 'Please enter a valid email address'],
+  ])('refuses an address the server would refuse (%s) with a plain message, before calling it', async (_what, email, shown) => {
+    const api = fakeApi();
+    openAuth();
+    const user = await signUpTab();
+    await user.type(screen.getByLabelText('Email'), email);
+    await user.type(passwordInput(), 'secret123');
+    await user.click(screen.getByRole('button', { name: 'Sign Up' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(shown);
+    expect(api.callsTo('POST', '/api/auth/sign-up/email')).toHaveLength(0);
+  });
+
   it('signs in, refreshes who is signed in, and goes to /', async () => {
     const api = fakeApi();
     // The fake signs in as 'user-signed-in'; keep onboarding (a modal) out of the way.
