@@ -121,7 +121,19 @@ export type ConversationSummary = z.infer<typeof conversationSummarySchema>;
 export const conversationSchema = conversationSummarySchema.extend({ messages: z.array(chatMessageSchema) });
 export type Conversation = z.infer<typeof conversationSchema>;
 
-export const conversationListSchema = z.object({ conversations: z.array(conversationSummarySchema) });
+/** The saved-conversation picker shows this many at a time ("Show older conversations" for more). */
+export const CONVERSATION_PAGE_SIZE = 50;
+export const CONVERSATION_PAGE_MAX = 100;
+
+/** ?limit=&offset= for a person's saved conversations with a personality (most recently active first). */
+export const conversationListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(CONVERSATION_PAGE_MAX).default(CONVERSATION_PAGE_SIZE),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export type ConversationListQuery = z.infer<typeof conversationListQuerySchema>;
+
+/** One page of saved conversations; hasMore: an older page exists (ask again at offset + limit). */
+export const conversationListSchema = z.object({ conversations: z.array(conversationSummarySchema), hasMore: z.boolean() });
 export const conversationResponseSchema = z.object({ conversation: conversationSchema });
 
 export const questionSchema = z.object({

@@ -44,12 +44,20 @@ export async function findOwned(db: Database, id: string, viewerId: string): Pro
   return rows[0];
 }
 
-export async function listOwned(db: Database, viewerId: string, personalityId: string): Promise<ConversationSummaryRow[]> {
+/** A page of the viewer's conversations with a personality, most recently active first (then by id, so pages never overlap). */
+export async function listOwned(
+  db: Database,
+  viewerId: string,
+  personalityId: string,
+  page: { limit: number; offset: number },
+): Promise<ConversationSummaryRow[]> {
   return db
     .select({ ...conversationColumns(), messageCount })
     .from(conversations)
     .where(and(eq(conversations.userId, viewerId), eq(conversations.personalityId, personalityId), personalityVisible(db, viewerId)))
-    .orderBy(desc(lastActivity), desc(conversations.id));
+    .orderBy(desc(lastActivity), desc(conversations.id))
+    .limit(page.limit)
+    .offset(page.offset);
 }
 
 /** A new conversation and its opening greeting, in one statement. */

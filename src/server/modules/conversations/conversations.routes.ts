@@ -5,6 +5,7 @@ import { createRouter, errorResponses, jsonBody, jsonResponse } from '../../lib/
 import { requireViewer } from '../../auth/session';
 import { okSchema } from '../../../shared/schemas/common';
 import {
+  conversationListQuerySchema,
   conversationListSchema,
   conversationResponseSchema,
   createConversationSchema,
@@ -19,8 +20,8 @@ const list = createRoute({
   method: 'get',
   path: '/{id}/conversations',
   tags,
-  summary: "The caller's saved conversations with this personality, most recently active first",
-  request: { params: idParams },
+  summary: "A page of the caller's saved conversations with this personality, most recently active first",
+  request: { params: idParams, query: conversationListQuerySchema },
   responses: { 200: jsonResponse(conversationListSchema, 'Conversations'), ...errorResponses },
 });
 const create = createRoute({
@@ -61,7 +62,7 @@ export function personalityConversationRoutes(service: ConversationService) {
   return createRouter()
     .openapi(list, async (c) => {
       const viewer = requireViewer(c.get('viewer'));
-      return c.json({ conversations: await service.list(viewer, c.req.valid('param').id) }, 200);
+      return c.json(await service.list(viewer, c.req.valid('param').id, c.req.valid('query')), 200);
     })
     .openapi(create, async (c) => {
       const viewer = requireViewer(c.get('viewer'));

@@ -7,7 +7,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { messages } from '../../../shared/messages';
 import { truncate } from '../../../shared/text/cut';
-import type { ChatMessage, Conversation, ConversationSummary, MessageKind } from '../../../shared/schemas/conversations';
+import type { ChatMessage, Conversation, ConversationListQuery, ConversationSummary, MessageKind } from '../../../shared/schemas/conversations';
 import type { ChatResponder } from '../../ai/providers';
 import { isUuid, loadVisiblePersonality } from '../personalities/personality-access';
 import type { PersonalityRow } from '../personalities/personalities.repository';
@@ -62,9 +62,11 @@ export function createConversationService(deps: { db: Database; clock: Clock; co
       return { starters: context.starters, greeting: context.greeting, responder: { mode: responder.mode, label: responder.label } };
     },
 
-    async list(viewer: Viewer, personalityId: string): Promise<ConversationSummary[]> {
+    /** One page, most recently active first; one row past the page tells whether an older page exists. */
+    async list(viewer: Viewer, personalityId: string, page: ConversationListQuery): Promise<{ conversations: ConversationSummary[]; hasMore: boolean }> {
       await loadVisiblePersonality(db, personalityId, viewer.id);
-      return (await repo.listOwned(db, viewer.id, personalityId)).map(toSummary);
+      const rows = await repo.listOwned(db, viewer.id, personalityId, { limit: page.limit + 1, offset: page.offset });
+      return { conversations: rows.slice(0, page.limit).map(toSummary), hasMore: rows.length > page.limit };
     },
 
     /** A new conversation opening with the personality's greeting (given by a caller that has it). */

@@ -6,22 +6,44 @@ import { MessageSquarePlusIcon } from 'lucide-react';
 import type { ConversationSummary } from '../../../../shared/schemas/conversations';
 import { Button } from '../../../components/ui/button';
 import { focusWhenLost } from '../../../lib/focus-management';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { DeleteConversationDialog } from './delete-conversation-dialog';
 import { RenameConversationDialog } from './rename-conversation-dialog';
+import { SavedConversationPicker } from './saved-conversation-picker';
 
 interface Props {
   personalityId: string;
   signedIn: boolean;
+  /** The pages of saved conversations loaded so far, most recently active first. */
   conversations: ConversationSummary[] | undefined;
   /** The saved list has not arrived yet (until then, "none yet" would be a guess). */
   loading?: boolean;
+  /** Older conversations exist beyond the pages loaded. */
+  hasMore?: boolean;
+  loadingMore?: boolean;
+  onLoadMore?: () => void;
   activeId: string | null;
+  /**
+   * The open conversation as the chat loaded it, when it has been: named in the picker even when
+   * it is older than the pages loaded (opened from an older page, then the page was reloaded).
+   */
+  openConversation?: Pick<ConversationSummary, 'id' | 'title'> | null;
   onOpen: (conversationId: string | null) => void;
   onDeleted: (conversationId: string) => void;
 }
 
-export function ConversationBar({ personalityId, signedIn, conversations, loading = false, activeId, onOpen, onDeleted }: Props) {
+export function ConversationBar({
+  personalityId,
+  signedIn,
+  conversations,
+  loading = false,
+  hasMore = false,
+  loadingMore = false,
+  onLoadMore = () => {},
+  activeId,
+  openConversation = null,
+  onOpen,
+  onDeleted,
+}: Props) {
   const picker = useRef<HTMLButtonElement>(null);
   const newConversation = useRef<HTMLButtonElement>(null);
   const newButton = (
@@ -40,30 +62,31 @@ export function ConversationBar({ personalityId, signedIn, conversations, loadin
     );
   }
 
-  const active = conversations?.find((c) => c.id === activeId) ?? null;
   const list = conversations ?? [];
+  const listed = list.find((c) => c.id === activeId);
+  const unlisted = !listed && activeId && openConversation?.id === activeId ? openConversation : null;
+  const active = listed ?? unlisted;
 
   // The deleted conversation's Delete button is disabled now (nothing is open): focus goes to the
   // saved conversations, or to "New conversation" when none is left (the list is then disabled).
   const deleted = (conversationId: string) => {
-    const others = list.some((c) => c.id !== conversationId);
+    const others = list.some((c) => c.id !== conversationId) || hasMore;
     onDeleted(conversationId);
     focusWhenLost(() => (others ? picker.current : newConversation.current));
   };
   return (
     <div className="flex items-center gap-2">
-      <Select value={active ? active.id : ''} onValueChange={(id) => onOpen(id)} disabled={list.length === 0}>
-        <SelectTrigger ref={picker} aria-label="Saved conversations" className="h-9 min-w-0 flex-1">
-          <SelectValue placeholder={loading ? 'Loading saved conversations...' : list.length === 0 ? 'No saved conversations yet' : 'New conversation (not saved yet)'} />
-        </SelectTrigger>
-        <SelectContent>
-          {list.map((c) => (
-            <SelectItem key={c.id} value={c.id}>
-              <bdi>{c.title}</bdi>
-            </SelectItem>
-          ))}
-        </SelectContent>
-      </Select>
+      <SavedConversationPicker
+        ref={picker}
+        conversations={list}
+        unlisted={unlisted}
+        activeId={active ? active.id : null}
+        loading={loading}
+        hasMore={hasMore}
+        loadingMore={loadingMore}
+        onLoadMore={onLoadMore}
+        onOpen={onOpen}
+      />
       <div className="flex shrink-0 items-center gap-1">
         <RenameConversationDialog personalityId={personalityId} conversation={active} />
         <DeleteConversationDialog personalityId={personalityId} conversation={active} onDeleted={deleted} />

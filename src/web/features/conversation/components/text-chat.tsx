@@ -3,8 +3,9 @@
 // the list on another device), or an anonymous visitor's transcript (sessionStorage). Each open
 // conversation is its own ChatPanel, keyed, so switching never mixes two conversations' state.
 import { useCallback, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useStarters } from '../api/get-starters';
+import { conversationQueryOptions } from '../api/get-conversation';
 import { useListConversations } from '../api/list-conversations';
 import { conversationKeys } from '../api/conversation-keys';
 import { chatStorage } from '../utils/chat-storage';
@@ -32,6 +33,9 @@ export function TextChat({ personality, viewerId, onOpenSource, mode = 'text' }:
   // What the chat panel was opened with. It changes only when the person picks a conversation,
   // not when a new conversation is saved and gets its id (its panel carries on).
   const [opened, setOpened] = useState({ key: 0, conversationId: activeId });
+  // The open conversation as the chat loaded it, read from the cache and never fetched here: the
+  // picker names it with this when it is older than the pages of the list loaded.
+  const openConversation = useQuery({ ...conversationQueryOptions(activeId ?? '', viewerId ?? ''), enabled: false });
 
   const remember = useCallback(
     (id: string | null) => {
@@ -84,9 +88,13 @@ export function TextChat({ personality, viewerId, onOpenSource, mode = 'text' }:
       <ConversationBar
         personalityId={personalityId}
         signedIn={signedIn}
-        conversations={saved.data}
+        conversations={saved.conversations}
         loading={saved.isPending}
+        hasMore={saved.hasMore}
+        loadingMore={saved.loadingMore}
+        onLoadMore={saved.loadMore}
         activeId={activeId}
+        openConversation={openConversation.data}
         onOpen={open}
         onDeleted={(id) => {
           if (id === activeId) open(null);

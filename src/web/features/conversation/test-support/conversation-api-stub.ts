@@ -34,7 +34,8 @@ export interface ConversationStubOptions {
    * complete reply "You asked: {message}", at once).
    */
   chat?: (stream: ChatStream) => FakeAnswer | void;
-  override?: (call: FakeCall) => FakeAnswer | undefined;
+  /** Answer one call differently; undefined (or a promise of it, to hold a call back) keeps the stub's answer. */
+  override?: (call: FakeCall) => FakeAnswer | undefined | Promise<FakeAnswer | undefined>;
 }
 
 export const ref = (overrides: Partial<DocumentReference> = {}): DocumentReference => ({
@@ -103,7 +104,11 @@ export function stubConversationApi(options: ConversationStubOptions = {}) {
     }
     if (method === 'GET' && path === `${base}/conversations`) {
       if (!options.user) return error(401, 'Authentication required', 'UNAUTHORIZED');
-      return { status: 200, body: { conversations: [...conversations.values()].map(summary) } };
+      // A page as the server answers it; the stub's list is taken as most recently active first.
+      const limit = Number(call.query.get('limit') ?? 50);
+      const offset = Number(call.query.get('offset') ?? 0);
+      const all = [...conversations.values()];
+      return { status: 200, body: { conversations: all.slice(offset, offset + limit).map(summary), hasMore: all.length > offset + limit } };
     }
     const convId = path.match(/^\/api\/conversations\/([^/]+)$/)?.[1];
     if (convId) {
@@ -139,7 +144,7 @@ export function stubConversationApi(options: ConversationStubOptions = {}) {
   const fake = fakeApi({
     user: options.user ?? null,
     isAdmin: options.isAdmin ?? false,
-    override: (call) => options.override?.(call) ?? answer(call),
+    override: async (call) => (await options.override?.(call)) ?? answer(call),
   });
 
   // The chat route streams, which the JSON fake cannot: it is answered here, before the fake.
