@@ -34,6 +34,9 @@ function Toaster({ style, toastOptions, ...props }: ToasterProps) {
       className="toaster group"
       style={{ ...themeVars, ...style }}
       toastOptions={{
+        // Not "Close toast" (sonner's): a page with a dialog open and a toast showing would then
+        // have two buttons whose names contain "Close", and "the dialog's Close" would be ambiguous.
+        closeButtonAriaLabel: 'Dismiss notification',
         ...toastOptions,
         classNames: {
           toast: 'font-sans shadow-lg',

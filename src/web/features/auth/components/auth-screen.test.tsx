@@ -45,6 +45,9 @@ describe('auth screen', () => {
     expect(passwordInput()).toHaveAttribute('type', 'text');
     await user.click(screen.getByRole('button', { name: 'Hide password' }));
     expect(passwordInput()).toHaveAttribute('type', 'password');
+    // "The field labelled Password" is the field alone: the toggle is named by its title, which
+    // label lookups (here, Playwright's getByLabel, screen readers' form lists) do not read.
+    expect(screen.getAllByLabelText('Password', { exact: false })).toEqual([passwordInput()]);
   });
 
   it('signs up with the part of the e-mail before the @ when no display name is given, then confirms in default style', async () => {

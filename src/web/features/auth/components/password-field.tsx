@@ -32,7 +32,10 @@ export function PasswordField({ label = 'Password', hint, errorId, ...inputProps
         <button
           type="button"
           onClick={() => setVisible((v) => !v)}
-          aria-label={visible ? 'Hide password' : 'Show password'}
+          // Named by its title, not aria-label: "find the field labelled Password" (getByLabel, and
+          // some screen readers' form lists) reads aria-label too, and would find this button as well.
+          title={visible ? 'Hide password' : 'Show password'}
+          aria-controls={id}
           aria-pressed={visible}
           className="absolute inset-y-0 right-0 flex w-10 items-center justify-center rounded-r-md text-muted-foreground transition-colors outline-none hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring"
         >
