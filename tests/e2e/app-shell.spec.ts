@@ -254,7 +254,7 @@ test.describe('admin', () => {
     await page.goto('/');
     const header = page.getByRole('banner');
     await expect(header.getByRole('button', { name: 'Sign Out' })).toBeVisible();
-    await expect(header.getByRole('link', { name: 'Admin' })).toHaveCount(0);
+    await expect(header.getByRole('button', { name: 'Admin' })).toHaveCount(0);
 
     await page.goto('/admin');
     await expect(page).toHaveURL(/\/$/);
@@ -265,7 +265,7 @@ test.describe('admin', () => {
   test('an admin sees the Admin button and the dashboard, after "Checking permissions..."', async ({ page }) => {
     await signedInAdmin(page);
     await page.goto('/');
-    const adminLink = page.getByRole('banner').getByRole('link', { name: 'Admin' });
+    const adminLink = page.getByRole('banner').getByRole('button', { name: 'Admin' });
     await expect(adminLink).toBeVisible();
     await adminLink.click();
     await expect(page).toHaveURL(/\/admin$/);

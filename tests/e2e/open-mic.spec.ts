@@ -161,14 +161,14 @@ test('the pool keeps three pre-opened connections: a fourth personality evicts t
   for (const p of people) {
     await openChat(page, p.name);
     await expect(page.getByText('Pre-loaded')).toBeVisible();
-    await page.getByRole('button', { name: 'Back to personalities' }).click();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
   }
   expect(people.map((p) => signedUrlRequests(p.agentId))).toEqual([1, 1, 1, 1]);
   // D is still pooled: opening it again asks ElevenLabs for nothing.
   await openChat(page, people[3]!.name);
   await expect(page.getByText('Pre-loaded')).toBeVisible();
   expect(signedUrlRequests(people[3]!.agentId)).toBe(1);
-  await page.getByRole('button', { name: 'Back to personalities' }).click();
+  await page.getByRole('button', { name: 'Back', exact: true }).click();
   // A was evicted by D: it has to be fetched again.
   await openChat(page, people[0]!.name);
   await expect.poll(() => signedUrlRequests(people[0]!.agentId)).toBe(2);

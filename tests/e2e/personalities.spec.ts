@@ -276,7 +276,7 @@ test('anonymous visitors see only public personalities and "Sign In to Create"; 
     // Start Chat opens the conversation view, and back returns to the grid.
     await pub.getByRole('button', { name: `Start Chat with ${publicOne.name}` }).click();
     await expect(page.getByRole('heading', { name: `Conversation with ${publicOne.name}` })).toBeVisible();
-    await page.getByRole('button', { name: 'Back to personalities' }).click();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
     await expect(card(page, publicOne.name)).toBeVisible();
 
     // "Sign In to Create" goes to /auth.

@@ -31,7 +31,7 @@ describe('app shell', () => {
     expect(signIn).toHaveAttribute('href', '/auth');
     expect(within(header()).getByRole('link', { name: 'Kindred' })).toHaveAttribute('href', '/');
     expect(within(header()).getByRole('button', { name: 'Feedback' })).toBeInTheDocument();
-    expect(within(header()).queryByRole('link', { name: 'Admin' })).toBeNull();
+    expect(within(header()).queryByRole('button', { name: 'Admin' })).toBeNull();
     expect(within(header()).queryByRole('button', { name: 'Sign Out' })).toBeNull();
   });
 
@@ -56,13 +56,14 @@ describe('app shell', () => {
     skipOnboarding(ada.id);
     fakeApi({ user: ada, isAdmin: true });
     const admin = renderApp(<AppRoutes />);
-    expect(await within(header()).findByRole('link', { name: 'Admin' })).toHaveAttribute('href', '/admin');
+    await userEvent.setup().click(await within(header()).findByRole('button', { name: 'Admin' }));
+    expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeInTheDocument();
     admin.unmount();
 
     fakeApi({ user: ada, isAdmin: false });
     renderApp(<AppRoutes />);
     await within(header()).findByRole('button', { name: 'Sign Out' });
-    expect(within(header()).queryByRole('link', { name: 'Admin' })).toBeNull();
+    expect(within(header()).queryByRole('button', { name: 'Admin' })).toBeNull();
   });
 
   it('Sign Out ends the session on the server, forgets cached data and goes to /auth', async () => {

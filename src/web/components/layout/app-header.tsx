@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { LogIn, LogOut, ShieldCheck } from 'lucide-react';
 import { Button } from '../ui/button';
 import { Skeleton } from '../ui/skeleton';
@@ -36,14 +36,7 @@ export function AppHeader({ user, isAdmin, isLoading, onSignOut, signingOut, fee
 
         <nav aria-label="Account" className="flex items-center gap-1.5 sm:gap-2">
           {feedback}
-          {user && isAdmin && (
-            <Button asChild variant="realm" size="sm">
-              <Link to="/admin">
-                <ShieldCheck aria-hidden="true" />
-                <span className={label}>Admin</span>
-              </Link>
-            </Button>
-          )}
+          {user && isAdmin && <AdminButton />}
           {isLoading ? (
             <Skeleton className="h-9 w-24 rounded-md" aria-hidden="true" />
           ) : user ? (
@@ -72,5 +65,19 @@ export function AppHeader({ user, isAdmin, isLoading, onSignOut, signingOut, fee
         </nav>
       </div>
     </header>
+  );
+}
+
+/**
+ * The spec's "Admin button": a button (as the spec names it, and as a person looking for "the
+ * Admin button" finds it) that opens the dashboard.
+ */
+function AdminButton() {
+  const navigate = useNavigate();
+  return (
+    <Button variant="realm" size="sm" onClick={() => void navigate('/admin')}>
+      <ShieldCheck aria-hidden="true" />
+      <span className={label}>Admin</span>
+    </Button>
   );
 }

@@ -67,7 +67,7 @@ export function ConversationView({ personality, onBack, onOpenSource, initialMod
   return (
     <section aria-labelledby="conversation-title" className="animate-fade-in grid gap-6">
       <div className="flex flex-wrap items-center gap-3">
-        <Button variant="outline" size="sm" onClick={onBack} aria-label="Back to personalities">
+        <Button variant="outline" size="sm" onClick={onBack}>
           <ArrowLeftIcon aria-hidden />
           Back
         </Button>

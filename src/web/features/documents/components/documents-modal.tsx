@@ -65,6 +65,8 @@ function ManageDocumentsModal({ personalityId, personalityName, onClose }: Omit<
   const returnFocus = useReturnFocus(true);
 
   let body;
+  // The refusals end with their own Close button; the corner one would make it two "Close"s.
+  let footerClose = false;
   if (access.isPending) {
     body = (
       <>
@@ -79,6 +81,7 @@ function ManageDocumentsModal({ personalityId, personalityName, onClose }: Omit<
       </>
     );
   } else if ((access.isError && isDenied(access.error)) || (access.data && !owner)) {
+    footerClose = true;
     body = (
       <>
         <DialogHeader>
@@ -93,6 +96,7 @@ function ManageDocumentsModal({ personalityId, personalityName, onClose }: Omit<
       </>
     );
   } else if (access.isError) {
+    footerClose = true;
     body = (
       <>
         <DialogHeader>
@@ -135,7 +139,7 @@ function ManageDocumentsModal({ personalityId, personalityName, onClose }: Omit<
 
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className={owner ? 'flex flex-col sm:max-w-3xl' : 'sm:max-w-md'} onCloseAutoFocus={returnFocus}>
+      <DialogContent className={owner ? 'flex flex-col sm:max-w-3xl' : 'sm:max-w-md'} showCloseButton={!footerClose} onCloseAutoFocus={returnFocus}>
         {body}
       </DialogContent>
     </Dialog>

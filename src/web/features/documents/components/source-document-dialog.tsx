@@ -88,6 +88,7 @@ export function SourceDocumentDialog({ personalityId, personalityName, documentI
         ref={content}
         // The header and Close stay put; only the chunks scroll (and scrolling into view moves them).
         className="flex flex-col sm:max-w-2xl"
+        showCloseButton={false} // its footer has Close; two buttons named "Close" would be ambiguous
         // Focus the dialog itself, not its first button: focusing a button would scroll the
         // referenced chunk back out of view. The chunk list then moves focus to that chunk.
         onOpenAutoFocus={(event) => {

@@ -93,7 +93,7 @@ describe('personalities dashboard', () => {
     expect(location()).toBe(`/?chat=${p.id}`);
     expect(screen.queryByRole('article', { name: 'Socrates' })).toBeNull();
 
-    await user.click(screen.getByRole('button', { name: 'Back to personalities' }));
+    await user.click(screen.getByRole('button', { name: 'Back' }));
     expect(await screen.findByRole('article', { name: 'Socrates' })).toBeInTheDocument();
     expect(location()).toBe('/');
     // Focus returns to where the person left the library.
@@ -122,7 +122,7 @@ describe('personalities dashboard', () => {
     stubApi({ viewer: null, personalities: [p] });
     renderWithApp(dashboard, { path: `/?chat=${p.id}` });
     expect(await screen.findByRole('heading', { name: 'Conversation with Hypatia' })).toBeInTheDocument();
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Back to personalities' }));
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Back' }));
     expect(await screen.findByRole('article', { name: 'Hypatia' })).toBeInTheDocument();
     expect(location()).toBe('/');
     await waitFor(() => expect(screen.getByRole('button', { name: 'Start Chat with Hypatia' })).toHaveFocus());
@@ -132,7 +132,7 @@ describe('personalities dashboard', () => {
     stubApi({ viewer: null, personalities: [] });
     renderWithApp(dashboard, { path: '/?chat=missing' });
     expect(await screen.findByText('This personality is not available.')).toBeInTheDocument();
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Back to personalities' }));
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Back' }));
     await waitFor(() => expect(location()).toBe('/'));
     expect(await screen.findByText('No public personalities available')).toBeInTheDocument();
   });

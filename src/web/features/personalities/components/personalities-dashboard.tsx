@@ -95,7 +95,7 @@ export function PersonalitiesDashboard({ renderConversation, onOpenDocuments = n
           </p>
         ) : (
           <div className="grid justify-items-start gap-4">
-            <Button variant="outline" size="sm" onClick={closeChat} aria-label="Back to personalities">
+            <Button variant="outline" size="sm" onClick={closeChat}>
               <ArrowLeftIcon aria-hidden />
               Back
             </Button>
