@@ -25,7 +25,10 @@ export function SignUpForm({ email, onEmailChange, onNotice, onSignedIn }: SignU
   const [displayName, setDisplayName] = useState('');
   const [password, setPassword] = useState('');
   // The fields an error is about: marked invalid, described by the message, the first focused.
-  const { emailInput, passwordInput, fail, clear, errorFor } = useAuthFieldErrors(onNotice);
+  const { emailInput, passwordInput, fail, clear, errorFor, errorText } = useAuthFieldErrors(onNotice);
+  // A too-short password's error is the hint's own sentence: said once, in the message area (which
+  // then describes the field), not twice on the page.
+  const hint = errorText === messages.auth.passwordHint ? undefined : messages.auth.passwordHint;
   const signUp = useSignUp();
   const suggestedName = defaultDisplayName(email);
 
@@ -88,7 +91,7 @@ export function SignUpForm({ email, onEmailChange, onNotice, onSignedIn }: SignU
         required
         minLength={limits.passwordMin}
         maxLength={limits.passwordMax}
-        hint={messages.auth.passwordHint}
+        hint={hint}
         value={password}
         onChange={(e) => setPassword(e.target.value)}
       />
