@@ -191,9 +191,10 @@ export const messages = {
     statusProcessing: (percent: number) => `Processing ${percent}%`,
     statusFailed: 'Failed',
     deleteConfirm: (file: string) => `Are you sure you want to delete "${file}"? Its chunks will be removed too.`,
-    // Upload validation (spec section 5, widened to the types Kindred converts).
+    // Upload validation: the spec's sentence (section 5; issue 4 keeps "the spec's two messages"),
+    // then the types Kindred converts to text itself, which the spec's product did not.
     unsupported: (file: string) =>
-      `Only .txt, .md, .pdf, .docx and .html files are supported. Please convert ${file} to one of these formats.`,
+      `Only .txt files are supported. Please convert ${file} to plain text format. Markdown (.md), PDF, Word (.docx) and web page (.html) files are converted to text for you.`,
     tooLarge: (file: string) => `File ${file} is too large. Maximum size is 10MB.`,
     /** Past STORAGE_QUOTA_MB: what the person's documents take, so they know what to delete. */
     serverDiskFull: (file: string) =>

@@ -49,7 +49,7 @@ describe('document upload validation', () => {
     expect(byName['good.txt']).toMatchObject({ ok: true, document: { fileName: 'good.txt', status: 'processing', mimeType: 'text/plain' } });
     expect(byName['exactly10.txt']).toMatchObject({ ok: true, document: { sizeBytes: 10 * MB } });
     expect(byName['song.mp3']).toEqual({ fileName: 'song.mp3', ok: false, error: messages.documents.unsupported('song.mp3') });
-    expect(byName['song.mp3'].error).toBe('Only .txt, .md, .pdf, .docx and .html files are supported. Please convert song.mp3 to one of these formats.');
+    expect(byName['song.mp3'].error).toBe('Only .txt files are supported. Please convert song.mp3 to plain text format. Markdown (.md), PDF, Word (.docx) and web page (.html) files are converted to text for you.');
     expect(byName['big.txt'].error).toBe('File big.txt is too large. Maximum size is 10MB.');
     expect(byName['fake.pdf'].error).toBe(messages.documents.contentMismatch('fake.pdf', 'PDF'));
     expect(byName['binary.txt'].error).toBe(messages.documents.contentMismatch('binary.txt', 'plain text (.txt)'));

@@ -73,9 +73,13 @@ describe('document upload', () => {
     const list = await uploads();
     expect(within(list).getByText('File huge.txt is too large. Maximum size is 10MB.')).toBeInTheDocument();
     expect(
-      within(list).getByText('Only .txt, .md, .pdf, .docx and .html files are supported. Please convert song.mp3 to one of these formats.'),
+      within(list).getByText('Only .txt files are supported. Please convert song.mp3 to plain text format. Markdown (.md), PDF, Word (.docx) and web page (.html) files are converted to text for you.'),
     ).toBeInTheDocument();
     expect(await screen.findByText('Upload Failed: No files were uploaded successfully')).toBeInTheDocument();
+    // The spec's "Upload Error", naming how many; each reason is said once, on its file.
+    expect(screen.getByText('Upload Error')).toBeInTheDocument();
+    expect(screen.getByText('2 files were not uploaded.')).toBeInTheDocument();
+    expect(screen.getAllByText(/Please convert song\.mp3 to plain text format/)).toHaveLength(1);
     expect(FakeXhr.requests).toHaveLength(0);
 
     await user.click(within(list).getByRole('button', { name: 'Dismiss huge.txt' }));

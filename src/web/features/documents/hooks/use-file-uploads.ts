@@ -56,6 +56,14 @@ export function useFileUploads(personalityId: string) {
         return { file, item };
       });
       setItems((list) => [...list, ...batch.map((b) => b.item)]);
+      // The spec's "Upload Error" for files refused before sending. Its description names them
+      // only: the reason is on each file's item, and said twice it would be on the page twice.
+      const refused = batch.filter((b) => b.item.state === 'failed');
+      if (refused.length > 0) {
+        toast.error(messages.documents.uploadError, {
+          description: refused.length === 1 ? `${refused[0]!.item.fileName} was not uploaded.` : `${refused.length} files were not uploaded.`,
+        });
+      }
 
       let uploaded = 0;
       const toSend = batch.filter((b) => b.item.state === 'queued');

@@ -12,7 +12,7 @@ describe('precheckFile', () => {
 
   it('refuses other types with the supported-types message naming the file', () => {
     expect(precheckFile({ name: 'song.mp3', size: 10 })).toBe(
-      'Only .txt, .md, .pdf, .docx and .html files are supported. Please convert song.mp3 to one of these formats.',
+      'Only .txt files are supported. Please convert song.mp3 to plain text format. Markdown (.md), PDF, Word (.docx) and web page (.html) files are converted to text for you.',
     );
     // A dot-file has no extension: ".txt" alone is a name, not a type.
     expect(precheckFile({ name: '.txt', size: 10 })).toMatch(/^Only \.txt/);
