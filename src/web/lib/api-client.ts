@@ -4,6 +4,7 @@ import { hc, type InferResponseType } from 'hono/client';
 import type { AppType } from '../../server/app';
 import { messages } from '../../shared/messages';
 import { reportSessionEnded } from './auth-sync';
+import { isPersonalityPath, reportPersonalityMissing } from './personality-missing';
 
 /**
  * Whether a 401 from this path means the session ended. The auth routes answer 401 for a wrong
@@ -14,12 +15,16 @@ export function endsSession(url: string): boolean {
   return path.startsWith('/api/') && !path.startsWith('/api/auth/') && path !== '/api/me';
 }
 
-/** fetch, reporting a 401 so the app can show the person they were signed out. */
+/**
+ * fetch, reporting a 401 so the app can show the person they were signed out, and a 404 for a
+ * personality so the library can drop one deleted or unshared elsewhere.
+ */
 async function fetchWatchingSession(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   // Looked up per call: component tests replace the global fetch after this module loads.
   const res = await globalThis.fetch(input, init);
   const url = input instanceof Request ? input.url : String(input);
   if (res.status === 401 && endsSession(url)) reportSessionEnded();
+  if (res.status === 404 && isPersonalityPath(url)) reportPersonalityMissing();
   return res;
 }
 

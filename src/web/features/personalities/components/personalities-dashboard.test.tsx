@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { api } from '../../../lib/api-client';
 import { ConversationView } from '../../conversation/components/conversation-view';
 import { PersonalitiesDashboard } from './personalities-dashboard';
 import { ada, makePersonality, renderWithApp, stubApi } from '../test-support/personalities-api-stub';
@@ -126,6 +127,28 @@ describe('personalities dashboard', () => {
     expect(await screen.findByRole('article', { name: 'Hypatia' })).toBeInTheDocument();
     expect(location()).toBe('/');
     await waitFor(() => expect(screen.getByRole('button', { name: 'Start Chat with Hypatia' })).toHaveFocus());
+  });
+
+  it('a personality deleted elsewhere: the 404 its conversation gets makes way for "not available"', async () => {
+    const p = makePersonality({ name: 'Hypatia', sharingType: 'shared', isOwner: false });
+    const stub = stubApi({ viewer: ada, personalities: [p] });
+    renderWithApp(dashboard, { path: `/?chat=${p.id}` });
+    expect(await screen.findByRole('heading', { name: 'Conversation with Hypatia' })).toBeInTheDocument();
+    stub.store.splice(0); // its owner deleted it (or unshared it) in another tab
+    // Any call about it now answers 404, through the app's one API client.
+    await act(async () => void (await api.api.personalities[':id'].$get({ param: { id: p.id } })));
+    expect(await screen.findByText('This personality is not available.')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Conversation with Hypatia' })).toBeNull();
+  });
+
+  it('Back reads the library again: a rename made elsewhere shows', async () => {
+    const p = makePersonality({ name: 'Hypatia', sharingType: 'public', isPublic: true, isOwner: false });
+    const stub = stubApi({ viewer: null, personalities: [p] });
+    renderWithApp(dashboard, { path: `/?chat=${p.id}` });
+    expect(await screen.findByRole('heading', { name: 'Conversation with Hypatia' })).toBeInTheDocument();
+    stub.store[0] = { ...p, name: 'Hypatia of Alexandria' };
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Back' }));
+    expect(await screen.findByRole('article', { name: 'Hypatia of Alexandria' })).toBeInTheDocument();
   });
 
   it('says so when the conversation asked for is not visible', async () => {

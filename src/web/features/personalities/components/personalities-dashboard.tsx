@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { ArrowLeftIcon, FileUpIcon, LogInIcon, PlusIcon } from 'lucide-react';
 import type { Personality } from '../../../../shared/schemas/personality';
 import { Button } from '../../../components/ui/button';
+import { onPersonalityMissing } from '../../../lib/personality-missing';
 import { useViewer } from '../../auth/hooks/use-viewer';
 import { useListPersonalities } from '../api/list-personalities';
 import { personalityKeys } from '../api/personality-keys';
@@ -42,6 +43,9 @@ export function PersonalitiesDashboard({ renderConversation, onOpenDocuments = n
     () => void queryClient.invalidateQueries({ queryKey: personalityKeys.lists() }),
     [queryClient],
   );
+  // A personality this tab shows answered 404 (deleted, or unshared, elsewhere): read the library
+  // again, so its card goes and its conversation gives way to "This personality is not available."
+  useEffect(() => onPersonalityMissing(refreshLibrary), [refreshLibrary]);
   const addButton = useRef<HTMLButtonElement>(null);
   const title = useRef<HTMLHeadingElement>(null);
 
@@ -56,8 +60,10 @@ export function PersonalitiesDashboard({ renderConversation, onOpenDocuments = n
     const id = leftChat.current;
     if (!id || !list.data) return;
     leftChat.current = null;
+    // Back in the library: what changed meanwhile (a rename, a delete in another tab) shows.
+    refreshLibrary();
     (document.getElementById(startChatButtonId(id)) ?? title.current)?.focus();
-  }, [chatId, list.data]);
+  }, [chatId, list.data, refreshLibrary]);
 
   // "Add Personality" is disabled while its form is open: when the form closes (Cancel, or the
   // personality was created), focus goes back to it.
