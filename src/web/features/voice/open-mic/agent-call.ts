@@ -6,6 +6,7 @@ import type { VoiceConversation } from '@elevenlabs/client';
 import { messages } from '../../../../shared/messages';
 import type { ActiveCall, CallEvents, CallStatus } from './call-types';
 import { VOICE_ASSET_BASE } from './silero-vad';
+import { browserHints, microphoneErrorMessage, type BrowserHints } from '../audio/microphone-errors';
 
 export interface AgentCallOptions {
   signedUrl: string;
@@ -15,8 +16,23 @@ export interface AgentCallOptions {
   now?: () => number;
 }
 
-/** Turns a failure to connect into the spec's Voice session messages. */
-export function agentStartError(err: unknown): string {
+/** getUserMedia's failures (the official client opens the microphone itself when it starts). */
+const MICROPHONE_ERRORS = new Set([
+  'NotAllowedError',
+  'PermissionDeniedError',
+  'SecurityError',
+  'NotFoundError',
+  'DevicesNotFoundError',
+  'NotReadableError',
+  'TrackStartError',
+  'OverconstrainedError',
+  'ConstraintNotSatisfiedError',
+]);
+
+/** Turns a failure to connect into the spec's Voice session messages, or its Microphone ones. */
+export function agentStartError(err: unknown, hints: BrowserHints = browserHints()): string {
+  const name = (err as { name?: unknown } | null)?.name;
+  if (typeof name === 'string' && MICROPHONE_ERRORS.has(name)) return microphoneErrorMessage(err, hints);
   const closeCode = (err as { closeCode?: number } | null)?.closeCode;
   if (closeCode === 1006) return messages.openMic.agentInvalid;
   if (err instanceof TypeError || (err instanceof Error && /network|failed to fetch/i.test(err.message))) return messages.openMic.networkError;
