@@ -23,10 +23,13 @@ describe('side panel', () => {
     expect(panel.getByRole('link', { name: 'https://example.org/ada' })).toHaveAttribute('href', 'https://example.org/ada');
     const kb = within(screen.getByTestId('knowledge-base'));
     expect(await kb.findByText('2 documents, 14 passages')).toBeInTheDocument();
-    expect(kb.getByText('Ready', { selector: '[data-slot="badge"]' })).toBeInTheDocument();
-    // Each document by name with its status label.
+    expect(kb.getByText('Up to date', { selector: '[data-slot="badge"]' })).toBeInTheDocument();
+    // Each document by name with its status (a tick named "Ready"): the word "Ready" on this
+    // screen is Self-paced Chat's status alone.
     const docs = within(kb.getByRole('list', { name: 'Documents' }));
-    expect(docs.getAllByRole('listitem').map((li) => li.textContent)).toEqual(['letters.txtReady', 'notes.pdfReady']);
+    expect(docs.getAllByRole('listitem').map((li) => li.textContent)).toEqual(['letters.txt', 'notes.pdf']);
+    expect(docs.getAllByRole('img', { name: 'Ready' })).toHaveLength(2);
+    expect(kb.queryByText('Ready')).toBeNull();
   });
 
   it('says when documents are still processing, and when there are none', async () => {
