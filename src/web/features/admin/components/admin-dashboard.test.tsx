@@ -26,7 +26,16 @@ describe('admin dashboard', () => {
     const tabs = screen.getAllByRole('tab').map((t) => t.textContent);
     expect(tabs).toEqual(['Public Requests', 'Manage Personalities', 'Content Moderation', 'Personality Ordering']);
     expect(screen.getByRole('tab', { name: 'Public Requests' })).toHaveAttribute('aria-selected', 'true');
-    expect(await screen.findByRole('heading', { name: 'Pending Requests (2)' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Requests to review (2)' })).toBeInTheDocument();
+    // The spec's card and tab names are each said once, so "find Pending Requests" finds one thing.
+    expect(screen.getAllByText('Pending Requests')).toHaveLength(1);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('tab', { name: 'Manage Personalities' }));
+    expect(await screen.findByRole('heading', { name: 'Currently public (3)' })).toBeInTheDocument();
+    expect(screen.getAllByText('Public Personalities', { exact: false })).toHaveLength(1);
+    await user.click(screen.getByRole('tab', { name: 'Personality Ordering' }));
+    expect(await screen.findByRole('heading', { name: 'Order of the public library' })).toBeInTheDocument();
+    expect(screen.getAllByText('Personality Ordering')).toHaveLength(1);
   });
 
   it('Content Moderation: pending flags with their details, Confirm Violation and False Positive, then Recently Reviewed', async () => {

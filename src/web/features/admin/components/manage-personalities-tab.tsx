@@ -19,7 +19,7 @@ export function ManagePersonalitiesTab() {
   return (
     <section aria-labelledby="manage-title" className="grid gap-3">
       <h2 id="manage-title" className="font-display text-xl font-semibold">
-        Public Personalities ({list.data.length})
+        Currently public ({list.data.length})
       </h2>
       {list.data.length === 0 ? (
         <AdminEmpty text={messages.admin.noPublicPersonalities} />

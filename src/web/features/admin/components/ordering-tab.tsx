@@ -110,8 +110,10 @@ export function OrderingTab() {
   return (
     <section aria-labelledby="ordering-title" className="grid gap-4">
       <div className="grid gap-1">
+        {/* Not the tab's name again (the summary cards and other tabs' headings likewise keep
+            to their own words): a search for the spec's "Personality Ordering" finds the tab. */}
         <h2 id="ordering-title" className="font-display text-xl font-semibold">
-          Personality Ordering
+          Order of the public library
         </h2>
         <p className="text-sm text-muted-foreground">
           Drag the cards (or focus a handle and use Space and the arrow keys) or type the numbers to set the order. This

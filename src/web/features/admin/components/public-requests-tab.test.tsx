@@ -139,14 +139,14 @@ describe('Public Requests tab', () => {
 
     await user.keyboard('{Enter}');
     expect(await screen.findByText('No pending requests')).toBeInTheDocument();
-    await waitFor(() => expect(screen.getByRole('heading', { name: 'Pending Requests (0)' })).toHaveFocus());
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Requests to review (0)' })).toHaveFocus());
   });
 
   it('many pending: the heading counts them all, older ones come with "Show older requests", a rejection takes one off', async () => {
     const names = ['Ada', 'Babbage', 'Curie', 'Darwin', 'Euler'];
     const { api, user } = open({ pageSize: 2, pending: names.map((name) => makeRequest({ personalityName: name })) });
     const shown = () => screen.getAllByRole('article').map((card) => document.getElementById(card.getAttribute('aria-labelledby')!)!.textContent);
-    expect(await screen.findByRole('heading', { name: 'Pending Requests (5)' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Requests to review (5)' })).toBeInTheDocument();
     expect(shown()).toEqual(['Ada', 'Babbage']);
     expect(screen.getByText('Showing the newest 2 of 5')).toBeInTheDocument();
 
@@ -156,7 +156,7 @@ describe('Public Requests tab', () => {
     expect(api.callsTo('GET', '/api/admin/public-requests').at(-1)!.query.get('before')).toBe(api.state.pending[1]!.id);
 
     await user.click(within(await requestCard('Ada')).getByRole('button', { name: 'Reject Ada' }));
-    expect(await screen.findByRole('heading', { name: 'Pending Requests (4)' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Requests to review (4)' })).toBeInTheDocument();
     expect(shown()).toEqual(['Babbage', 'Curie', 'Darwin', 'Euler']);
     expect(screen.queryByRole('button', { name: 'Show older requests' })).toBeNull();
   });

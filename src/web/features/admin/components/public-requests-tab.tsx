@@ -58,7 +58,7 @@ export function PublicRequestsTab() {
     <div className="grid gap-8">
       <section aria-labelledby="pending-requests-title" className="grid gap-3">
         <h2 id="pending-requests-title" tabIndex={-1} className="font-display text-xl font-semibold outline-none">
-          Pending Requests ({pendingTotal})
+          Requests to review ({pendingTotal})
         </h2>
         {pending.length === 0 ? (
           <AdminEmpty text={messages.admin.noPendingRequests} hint="New requests to make a personality public appear here." />
