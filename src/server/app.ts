@@ -58,6 +58,7 @@ import { isVoiceUploadPath } from './modules/voice/voice-upload';
 import { isVoiceTurnPath, voiceTurnRoutes } from './modules/voice/voice-turn.routes';
 import { isAudioUploadPath } from './modules/documents/documents-audio-upload';
 import { isCloneUploadPath, removeClonedVoiceOnDelete } from './modules/voice/voice-clone';
+import { createVoiceCloneCleanup } from './modules/voice/voice-clone-cleanup';
 import { createAudioTranscriber } from './modules/documents/audio-transcriber';
 
 export interface AppDeps {
@@ -100,7 +101,10 @@ export function createApp(deps: AppDeps) {
     transcriber: speechToText ? createAudioTranscriber(speechToText) : undefined,
   });
   // Deleting a personality also removes its stored files (rows cascade in the database).
-  const cloneDeps = { db, logger, cloning: createVoiceCloning(config) };
+  const cloning = createVoiceCloning(config);
+  // Clones nothing uses any more are removed at ElevenLabs, by a background job when it fails.
+  const cloneCleanup = createVoiceCloneCleanup({ db, logger, cloning });
+  const cloneDeps = { db, logger, cloning, cleanup: cloneCleanup };
   const personalities = createPersonalityService(db, [documents.onPersonalityDeleted, removeClonedVoiceOnDelete(cloneDeps)]);
   const conversations = createConversationsModule({ config, db, clock, logger, secret: deps.authSecret, vectorStore: database.vectorStore, moderation, replyTokens });
 
@@ -349,6 +353,8 @@ export function createApp(deps: AppDeps) {
     routes,
     auth,
     documents,
+    /** Background jobs outside the documents module (start.ts runs them beside the documents' ones). */
+    voiceJobs: { jobHandlers: cloneCleanup.jobHandlers, bindWake: cloneCleanup.bindWake },
     preload: () => conversations.preload(),
     /** Copies the built assets to shared storage, for rolling upgrades (none without S3). */
     publishAssets: () => sharedAssets?.publish() ?? Promise.resolve(0),

@@ -112,7 +112,7 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
       logger.warn('DATABASE_URL is set without S3_BUCKET: uploaded files stay in this process\'s DATA_DIR; run several processes only with shared object storage (docs/deployment.md)');
     }
     const webRoot = opts.webRoot === null ? undefined : (opts.webRoot ?? config.webRoot ?? (fs.existsSync(defaultWebRoot) ? defaultWebRoot : undefined));
-    const { app, preload, preloadSettled, publishAssets, documents, drain, stopReplies, close: closeApp } = createApp({
+    const { app, preload, preloadSettled, publishAssets, documents, voiceJobs, drain, stopReplies, close: closeApp } = createApp({
       config,
       database,
       logger,
@@ -132,9 +132,11 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
       server.once('listening', () => resolve());
       server.once('error', reject);
     });
-    // Background jobs (document processing) run in this process unless JOB_CONCURRENCY is 0.
-    const jobs = createJobRunner({ db: database.db, handlers: documents.jobHandlers, logger, ...config.jobs });
+    // Background jobs (document processing, removals at storage and ElevenLabs) run in this process
+    // unless JOB_CONCURRENCY is 0.
+    const jobs = createJobRunner({ db: database.db, handlers: { ...documents.jobHandlers, ...voiceJobs.jobHandlers }, logger, ...config.jobs });
     documents.bindWake(jobs.wake);
+    voiceJobs.bindWake(jobs.wake);
     if (config.jobs.concurrency > 0) jobs.start();
     // Rate-limit windows, stale sign-in records, expired sessions and links are removed hourly.
     const housekeeping = startHousekeeping({ database, logger, intervalMs: config.housekeepingIntervalMs });

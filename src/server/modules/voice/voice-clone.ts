@@ -3,7 +3,8 @@
 // sample goes to ElevenLabs instant cloning (official SDK), and the personality then speaks with
 // the clone (voice_provider elevenlabs, voice_settings {voice_id, provider, voice_type custom},
 // custom_voice_id). The consent is stored with who and when. The sample itself is not kept.
-// A clone replaced by a new one, or whose personality is deleted, is removed at the provider.
+// A clone replaced by a new one, or whose personality is deleted, is removed at the provider; when
+// ElevenLabs cannot be reached just then, a background job retries (voice-clone-cleanup.ts).
 import crypto from 'node:crypto';
 import type { Context } from 'hono';
 import { eq } from 'drizzle-orm';
@@ -21,6 +22,7 @@ import { SpeechProviderError } from '../../ai/speech/speech-types';
 import { loadOwnedPersonality } from '../personalities/personality-access';
 import { toPersonalityDto } from '../personalities/personalities.service';
 import type { PersonalityRow } from '../personalities/personalities.repository';
+import type { VoiceCloneCleanup } from './voice-clone-cleanup';
 
 /** Spec section 5: clone samples up to 11 MB. */
 export const CLONE_SAMPLE_MAX_BYTES = 11 * 1024 * 1024;
@@ -37,6 +39,8 @@ export interface VoiceCloneDeps {
   logger: Logger;
   /** Undefined without ELEVENLABS_API_KEY: cloning says how to configure it. */
   cloning?: VoiceCloning;
+  /** Removes clones nothing uses any more, retrying in the background when ElevenLabs fails. */
+  cleanup: VoiceCloneCleanup;
 }
 
 export async function handleVoiceClone(c: Context<AppEnv>, deps: VoiceCloneDeps, personalityId: string) {
@@ -99,29 +103,24 @@ export async function handleVoiceClone(c: Context<AppEnv>, deps: VoiceCloneDeps,
       return rows[0];
     });
   } catch (err) {
-    await removeQuietly(deps, voiceId);
+    await deps.cleanup.remove(voiceId);
     throw err;
   }
   if (!updated) {
     // Deleted while the clone was being made: nothing may keep the new voice.
-    await removeQuietly(deps, voiceId);
+    await deps.cleanup.remove(voiceId);
     throw new AppError('NOT_FOUND', messages.personality.notFound);
   }
-  if (personality.customVoiceId && personality.customVoiceId !== voiceId) await removeQuietly(deps, personality.customVoiceId);
+  if (personality.customVoiceId && personality.customVoiceId !== voiceId) await deps.cleanup.remove(personality.customVoiceId);
   return c.json({ personality: toPersonalityDto(updated, viewer.id) }, 201);
 }
 
-async function removeQuietly(deps: VoiceCloneDeps, voiceId: string) {
-  try {
-    await deps.cloning?.remove(voiceId);
-  } catch (err) {
-    deps.logger.warn(`could not remove cloned voice ${voiceId} at ElevenLabs`, err instanceof Error ? err.message : err);
-  }
-}
-
-/** Personality deleted: its cloned voice goes too (a failure is logged, never blocks the delete). */
-export function removeClonedVoiceOnDelete(deps: VoiceCloneDeps) {
+/**
+ * Personality deleted: its cloned voice goes too. A failure never blocks the delete; one that may
+ * pass is retried by a background job.
+ */
+export function removeClonedVoiceOnDelete(deps: Pick<VoiceCloneDeps, 'cleanup'>) {
   return async (row: PersonalityRow) => {
-    if (row.customVoiceId) await removeQuietly(deps, row.customVoiceId);
+    if (row.customVoiceId) await deps.cleanup.remove(row.customVoiceId);
   };
 }
