@@ -158,7 +158,7 @@ test.describe('onboarding', () => {
     // Sign in through the screen, as a person does.
     await page.goto('/auth');
     await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page).toHaveURL(/\/$/);
 

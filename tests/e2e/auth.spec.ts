@@ -29,7 +29,8 @@ test('sign up with the default display name: signed in at once (no mail server),
   // Display Name left empty: it defaults to the part of the e-mail before the @.
   await expect(page.getByLabel('Display Name')).toHaveValue('');
   await page.getByLabel('Email').fill(email);
-  const password = page.getByLabel('Password', { exact: true });
+  // Not exact: the field labelled Password is the field alone (the toggle is named by its title).
+  const password = page.getByLabel('Password');
   await password.fill(PASSWORD);
 
   // The visibility toggle shows and hides the password without submitting anything.
@@ -71,7 +72,7 @@ test('a display name given at sign-up is the one shown', async ({ page }) => {
   await openSignUp(page);
   await page.getByLabel('Display Name').fill('  Grace Hopper  ');
   await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign Up' }).click();
   await expect(page).toHaveURL(/\/$/);
   expect((await getMe(page.request)).user?.displayName).toBe('Grace Hopper');
@@ -86,7 +87,7 @@ test('a short password shows the hint and is refused, in the browser and by the 
 
   await openSignUp(page);
   await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill('abc12');
+  await page.getByLabel('Password').fill('abc12');
   await page.getByRole('button', { name: 'Sign Up' }).click();
   await expect(message(page)).toHaveText('Password must be at least 6 characters long');
   await expect(message(page)).toHaveAttribute('data-variant', 'destructive');
@@ -106,7 +107,7 @@ test('signing up again with a registered e-mail shows the error', async ({ page 
   await openSignUp(page);
   // Case and surrounding spaces do not make it a different address.
   await page.getByLabel('Email').fill(`  ${existing.email.toUpperCase()} `);
-  await page.getByLabel('Password', { exact: true }).fill('another-password');
+  await page.getByLabel('Password').fill('another-password');
   await page.getByRole('button', { name: 'Sign Up' }).click();
   await expect(message(page)).toHaveText('User already exists. Use another email.');
   await expect(message(page)).toHaveAttribute('data-variant', 'destructive');
@@ -122,7 +123,7 @@ test('a wrong password shows the error and keeps the visitor on /auth, signed ou
 
   await page.goto('/auth');
   await page.getByLabel('Email').fill(account.email);
-  await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+  await page.getByLabel('Password').fill('not-the-password');
   const answer = page.waitForResponse((r) => r.url().endsWith('/api/auth/sign-in/email'));
   await page.getByRole('button', { name: 'Sign In' }).click();
   expect((await answer).status()).toBe(401);
@@ -135,7 +136,7 @@ test('a wrong password shows the error and keeps the visitor on /auth, signed ou
   await page.getByRole('tab', { name: 'Sign Up' }).click();
   await page.getByRole('tab', { name: 'Sign In' }).click();
   await expect(message(page)).toHaveCount(0);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/$/);
   expect((await getMe(page.request)).user?.email).toBe(account.email);

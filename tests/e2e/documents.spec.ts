@@ -106,7 +106,8 @@ test('a share recipient gets "Access Denied", and the server refuses them too', 
   const denied = friendPage.getByRole('dialog', { name: 'Access Denied' });
   await expect(denied).toContainText("You don't have permission to manage this personality's documents.");
   await expect(denied).not.toContainText('comets.txt');
-  await denied.getByRole('button', { name: 'Close' }).first().click();
+  // One Close on the page (the footer's), as the spec's "with Close" reads.
+  await friendPage.getByRole('button', { name: 'Close' }).click();
   await expect(friendPage.getByRole('dialog')).toHaveCount(0);
   await expect(card(friendPage, name)).toBeVisible();
 });

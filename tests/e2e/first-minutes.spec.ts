@@ -19,7 +19,7 @@ test('with no mail server, Sign Up signs the person in and lands on / with onboa
   await page.goto('/auth');
   await page.getByRole('tab', { name: 'Sign Up' }).click();
   await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign Up' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('dialog', { name: 'Welcome to Kindred' })).toBeVisible();
@@ -110,7 +110,7 @@ test.describe('with SMTP_URL set', () => {
     await page.goto(`${baseURL}/auth`);
     await page.getByRole('tab', { name: 'Sign Up' }).click();
     await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign Up' }).click();
     const message = page.getByTestId('auth-message');
     await expect(message).toHaveText('Check your email for a confirmation link!');
@@ -129,7 +129,7 @@ test.describe('with SMTP_URL set', () => {
 
     // Sign-in waits for the link...
     await page.getByRole('tab', { name: 'Sign In' }).click();
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page.getByTestId('auth-message')).toHaveAttribute('data-variant', 'destructive');
     await expect(page).toHaveURL(/\/auth$/);
