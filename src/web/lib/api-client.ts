@@ -22,10 +22,18 @@ export function endsSession(url: string): boolean {
 async function fetchWatchingSession(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   // Looked up per call: component tests replace the global fetch after this module loads.
   const res = await globalThis.fetch(input, init);
-  const url = input instanceof Request ? input.url : String(input);
-  if (res.status === 401 && endsSession(url)) reportSessionEnded();
-  if (res.status === 404 && isPersonalityPath(url)) reportPersonalityMissing();
+  watchAnswer(res.status, input instanceof Request ? input.url : String(input));
   return res;
+}
+
+/**
+ * What an answer tells the rest of the app: a 401 that the session ended, a 404 for a personality
+ * that it is gone. For the calls that cannot go through `api` (uploads by XMLHttpRequest for their
+ * progress, raw multipart posts).
+ */
+export function watchAnswer(status: number, url: string): void {
+  if (status === 401 && endsSession(url)) reportSessionEnded();
+  if (status === 404 && isPersonalityPath(url)) reportPersonalityMissing();
 }
 
 export const api = hc<AppType>('/', { init: { credentials: 'same-origin' }, fetch: fetchWatchingSession });

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { messages } from '../../../../shared/messages';
 import type { DocumentDto } from '../../../../shared/schemas/documents';
-import { api, ApiError } from '../../../lib/api-client';
+import { api, ApiError, watchAnswer } from '../../../lib/api-client';
 import { documentsKeys } from './documents-keys';
 import { addCachedDocument } from './document-cache';
 import { watchTranscription } from '../hooks/use-transcription-toasts';
@@ -24,6 +24,7 @@ export function uploadAudio({ personalityId, file, title, onProgress }: UploadAu
       if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
     };
     xhr.onload = () => {
+      watchAnswer(xhr.status, path);
       let body: { document?: DocumentDto; error?: { code?: string; message?: string } } | null = null;
       try {
         body = JSON.parse(xhr.responseText);

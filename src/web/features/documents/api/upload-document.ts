@@ -3,7 +3,7 @@
 // XMLHttpRequest can (xhr.upload.onprogress). The path still comes from the typed client.
 import { messages } from '../../../../shared/messages';
 import type { UploadResponse, UploadResult } from '../../../../shared/schemas/documents';
-import { api, ApiError } from '../../../lib/api-client';
+import { api, ApiError, watchAnswer } from '../../../lib/api-client';
 
 export interface UploadDocumentVariables {
   personalityId: string;
@@ -30,6 +30,7 @@ export function uploadDocument({ personalityId, file, onProgress }: UploadDocume
       if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
     };
     xhr.onload = () => {
+      watchAnswer(xhr.status, path);
       const body = parse(xhr.responseText) as (UploadResponse & { error?: { code?: string; message?: string } }) | null;
       if (xhr.status < 200 || xhr.status >= 300) {
         reject(new ApiError(xhr.status, body?.error?.code ?? 'UNKNOWN', body?.error?.message ?? messages.documents.uploadFailed));

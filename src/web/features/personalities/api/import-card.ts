@@ -2,17 +2,19 @@
 // (creates a private personality). Multipart, so the body is FormData rather than JSON; the paths
 // come from the typed client.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../../../lib/api-client';
+import { api, unwrap, watchAnswer } from '../../../lib/api-client';
 import { CARD_FILE_FIELD } from '../../../../shared/character-card-fields';
 import type { CardPreview } from '../../../../shared/schemas/character-card';
 import type { Personality } from '../../../../shared/schemas/personality';
 import { personalityKeys } from './personality-keys';
 import { personalityAvatarUrl } from '../../../lib/personality-avatar';
 
-function post(path: string, file: File) {
+async function post(path: string, file: File) {
   const form = new FormData();
   form.append(CARD_FILE_FIELD, file, file.name);
-  return fetch(path, { method: 'POST', body: form, credentials: 'same-origin' });
+  const res = await fetch(path, { method: 'POST', body: form, credentials: 'same-origin' });
+  watchAnswer(res.status, path); // a 401 here means the session ended, as for every other call
+  return res;
 }
 
 export async function previewCard(file: File): Promise<CardPreview> {
