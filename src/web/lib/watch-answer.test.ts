@@ -11,14 +11,14 @@ import { FakeXhr } from '../features/documents/test-support/fake-browser-io';
 
 const refusal = (status: number) => ({ status, body: { error: { code: status === 401 ? 'UNAUTHORIZED' : 'NOT_FOUND', message: 'refused' } } });
 
-let sessionEnded: ReturnType<typeof vi.fn>;
-let personalityMissing: ReturnType<typeof vi.fn>;
+let sessionEnded: ReturnType<typeof vi.fn<() => void>>;
+let personalityMissing: ReturnType<typeof vi.fn<() => void>>;
 const unsubscribe: (() => unknown)[] = [];
 beforeEach(() => {
   FakeXhr.reset();
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
-  sessionEnded = vi.fn();
-  personalityMissing = vi.fn();
+  sessionEnded = vi.fn<() => void>();
+  personalityMissing = vi.fn<() => void>();
   unsubscribe.push(onSessionEnded(sessionEnded), onPersonalityMissing(personalityMissing));
 });
 afterEach(() => {
