@@ -139,6 +139,8 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
         return;
       }
       if (stopping && controller.signal.aborted) {
+        // The payload stays as the handler last saved it (saveJobPayload): its checkpoint, where
+        // the next start resumes (a document whose chunks are stored only embeds the rest).
         await repo.releaseJob(opts.db, job.id, token).catch(() => {});
         return;
       }

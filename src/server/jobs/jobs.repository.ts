@@ -107,6 +107,20 @@ export async function saveJobPayload(db: DbOrTx, jobId: string, token: string, p
   return rows.length > 0;
 }
 
+/**
+ * Gives a job still waiting in the queue (not running) a new payload and a fresh set of attempts,
+ * due now: a person's request that asks for more than the waiting job will do takes its place.
+ * False when the job is running (or gone) meanwhile.
+ */
+export async function replaceQueuedJob(db: DbOrTx, jobId: string, payload: Record<string, unknown>): Promise<boolean> {
+  const rows = await db
+    .update(jobs)
+    .set({ payload, attempts: 0, lastError: null, runAfter: sql`now()`, updatedAt: sql`now()` })
+    .where(and(eq(jobs.id, jobId), eq(jobs.status, 'queued')))
+    .returning({ id: jobs.id });
+  return rows.length > 0;
+}
+
 /** Done jobs are deleted: the document keeps the outcome. */
 export async function completeJob(db: DbOrTx, jobId: string, token: string): Promise<boolean> {
   const rows = await db

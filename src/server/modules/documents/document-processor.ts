@@ -3,7 +3,11 @@
 // in batches (the embedded model by default, or EMBEDDING_MODEL; document-embedder.ts). The
 // document is searchable by its words as soon as its chunks are committed, and by meaning as its
 // vectors come in. Mode "embed" only embeds what lacks a vector from the current model (start-up,
-// after a change of model). Progress goes on the document row for the list and the live stream.
+// after a change of model). The transaction that commits the chunks also turns the job's payload
+// into mode "embed": a job handed back at a clean stop, taken over after a crash (lease expiry) or
+// stepping aside for others resumes with the same chunks and vectors, never extracting again (a
+// 10,000-chunk document embeds for most of an hour). Progress goes on the document row for the
+// list and the live stream.
 // A document deleted meanwhile simply ends the job: its rows are gone with it. Audio documents
 // are transcribed first (audio-transcriber.ts), piece by piece with a checkpoint on the job.
 import type { VectorStore } from '../../db/embeddings-schema';
@@ -31,8 +35,18 @@ export interface ProcessPayload {
   mode: 'process' | 'rechunk' | 'embed';
   /** Audio: the transcripts of the pieces finished by earlier attempts, in order (a checkpoint). */
   transcribed?: (string | null)[];
-  /** Set when the job stepped aside mid-embedding: its progress bar carries on from here. */
+  /** Set once embedding has begun (chunks committed): a resumed job's progress bar carries on from here. */
   resumedFrom?: number;
+  /** Mode embed after this job committed the chunks: the settings they were made with. A job
+   * resumed under other settings makes them again from the stored text. */
+  chunking?: ChunkSettings;
+  /** Mode embed: the committed chunks still await the moderation check (interrupted before it). */
+  moderationPending?: boolean;
+}
+
+interface ChunkSettings {
+  size: number;
+  overlap: number;
 }
 
 export interface ProcessorDeps {
@@ -73,9 +87,10 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
     const doc = await repo.loadForProcessing(db, documentId);
     if (!doc) return; // deleted before we started
     const payload = ctx.job.payload as Partial<ProcessPayload>;
-    const mode = payload.mode ?? 'process';
+    const chunking: ChunkSettings = { size: deps.chunkSize, overlap: deps.chunkOverlap };
+    const mode = modeToRun(payload, chunking);
     const resumedFrom = typeof payload.resumedFrom === 'number' ? payload.resumedFrom : undefined;
-    // A job resumed after stepping aside keeps its bar where it was.
+    // A resumed job (after stepping aside, a stop or a crash) keeps its bar where it was.
     await repo.setProcessing(db, doc.id, { state: 'processing', progress: resumedFrom === undefined ? 1 : undefined, error: null });
     events.changed(doc.personalityId);
     let lastProgress = 0;
@@ -90,9 +105,10 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
     const embedding = deps.embeddings;
     // Where embedding progress starts (after a transcription it starts later).
     let embedFrom = resumedFrom ?? 30;
+    // The settings this job's chunks were made with (none for a start-up job: chunks made earlier).
+    const madeWith = mode === 'embed' ? payload.chunking : chunking;
     if (mode !== 'embed') {
       // 1. Text and chunks (both computed in the extraction worker).
-      const chunking = { size: deps.chunkSize, overlap: deps.chunkOverlap };
       let chunks: string[];
       let extracted: string | undefined;
       // Progress once the text is there (audio spent most of the job transcribing).
@@ -129,19 +145,22 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
       await progress(textDone, true);
 
       // 2. Chunks, replaced whole, only while the job is still ours. From here the document is
-      // searchable by its words.
+      // searchable by its words. The same transaction makes the job an "embed" job, so whatever
+      // stops it from now on (a restart, a crash, a slice's end) does not make the chunks again.
+      embedFrom = Math.max(30, textDone + 3);
+      const moderationPending = deps.moderation !== undefined;
       await db.transaction(async (tx) => {
         if (!(await holdsJob(tx, ctx.job.id, ctx.token))) throw new LostJobError();
-        return repo.replaceChunks(tx, doc, chunks, extracted);
+        await repo.replaceChunks(tx, doc, chunks, extracted);
+        const checkpoint: ProcessPayload = { mode: 'embed', resumedFrom: embedFrom, chunking, ...(moderationPending ? { moderationPending } : {}) };
+        if (!(await saveJobPayload(tx, ctx.job.id, ctx.token, { ...checkpoint }))) throw new LostJobError();
       });
       events.changed(doc.personalityId);
-      // Moderation reads the text in the job, never on a request; a failure to check is logged,
-      // not a failed document.
-      if (deps.moderation) {
-        await deps.moderation.checkDocument(doc, chunks.join('\n\n')).catch((err) => deps.logger.error('moderating a document failed', err));
-      }
-      embedFrom = Math.max(30, textDone + 3);
+      if (moderationPending) await moderate(ctx, doc, chunks.join('\n\n'), { mode: 'embed', resumedFrom: embedFrom, chunking });
       await progress(embedding ? embedFrom : 95, true);
+    } else if (payload.moderationPending && deps.moderation) {
+      // Stopped between committing the chunks and checking them: check them now.
+      await moderate(ctx, doc, await repo.readChunkTexts(db, doc.id), { mode: 'embed', resumedFrom: embedFrom, ...(madeWith ? { chunking: madeWith } : {}) });
     }
 
     // 3. Embeddings, batch by batch, read back from the stored chunks (the text above can go).
@@ -169,7 +188,7 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
       if (outcome.paused) {
         await progress(shownProgress, true);
         // The bar's scale stays the same on resumption: it continues from where embedding began.
-        throw new JobYield({ mode: 'embed', resumedFrom: embedFrom } satisfies ProcessPayload);
+        throw new JobYield({ mode: 'embed', resumedFrom: embedFrom, ...(madeWith ? { chunking: madeWith } : {}) } satisfies ProcessPayload);
       }
     }
 
@@ -180,6 +199,15 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
     });
     if (!finished) throw new LostJobError();
     events.changed(doc.personalityId);
+  }
+
+  /**
+   * Moderation reads the text in the job, never on a request; a failure to check is logged, not a
+   * failed document. Then the job's checkpoint (`after`) no longer asks for the check.
+   */
+  async function moderate(ctx: JobContext, doc: { id: string; personalityId: string }, text: string, after: ProcessPayload) {
+    await deps.moderation!.checkDocument(doc, text).catch((err) => deps.logger.error('moderating a document failed', err));
+    if (!(await saveJobPayload(db, ctx.job.id, ctx.token, { ...after }))) throw new LostJobError();
   }
 
   async function transcribe(ctx: JobContext, bytes: Buffer, kind: AudioKind, fileName: string, onProgress: (fraction: number) => Promise<void>) {
@@ -208,6 +236,17 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
       if (personalityId) events.changed(personalityId);
     },
   };
+}
+
+/**
+ * What a job does with its payload. An "embed" job whose chunks were made under other chunk
+ * settings (changed across a restart) makes them again from the stored text: no stale chunks.
+ */
+function modeToRun(payload: Partial<ProcessPayload>, current: ChunkSettings): ProcessPayload['mode'] {
+  const mode = payload.mode ?? 'process';
+  const made = payload.chunking;
+  if (mode === 'embed' && made && (made.size !== current.size || made.overlap !== current.overlap)) return 'rechunk';
+  return mode;
 }
 
 /** Stops waiting when the job is aborted (the work itself is bounded and finishes on its own). */

@@ -249,6 +249,16 @@ export async function replaceChunks(
   return ids;
 }
 
+/** All of a document's chunks as one text, in order, the way the job moderates them when it made them. */
+export async function readChunkTexts(db: Database, documentId: string): Promise<string> {
+  const rows = await db
+    .select({ content: personalityDocumentChunks.content })
+    .from(personalityDocumentChunks)
+    .where(eq(personalityDocumentChunks.documentId, documentId))
+    .orderBy(asc(personalityDocumentChunks.chunkIndex));
+  return rows.map((r) => r.content).join('\n\n');
+}
+
 export async function listChunks(db: Database, documentId: string, offset: number, limit: number) {
   return db
     .select({ id: personalityDocumentChunks.id, chunkIndex: personalityDocumentChunks.chunkIndex, content: personalityDocumentChunks.content })

@@ -1,6 +1,7 @@
 // A job killed mid-way (the server process is SIGKILLed while embeddings are in flight) is picked
 // up again by the next server on the same data once its lease expires, and finishes with exactly
-// one set of chunks and embeddings.
+// one set of chunks and embeddings: the chunks and vectors made before the crash are kept, only
+// the rest is done again. (After a clean stop: documents.resume.test.ts.)
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient, createScratchDatabase, freePort, startTestServer, type TestServer } from '../../test-support/test-server';
 import { startFakeOpenAI, type FakeOpenAI } from '../../../../tests/fakes/openai-fake';
+import { startFakeModeration } from '../../../../tests/fakes/openai-moderation-fake';
 import { chunkText } from './chunker';
 import { normalizeExtractedText } from './text-normalize';
 import { uploadOne, waitForDocument } from './documents.test-support';
@@ -118,10 +120,11 @@ describe('a job interrupted by a crash', () => {
     expect([...text.matchAll(/\[(\d+) s\]/g)].map((m) => m[1])).toEqual(['120', '120', '10']);
   });
 
-  it('is finished after restart with no duplicate chunks or embeddings', { timeout: 240_000 }, async () => {
-    // The crash lands while an embedding batch is in flight (on PostgreSQL without pgvector too:
-    // vectors are then float32 bytea).
-    const fake: FakeOpenAI = await startFakeOpenAI({ hold: true, dimensions: 64 });
+  it('is finished after restart with no duplicate chunks or embeddings, keeping the chunks and vectors already made', { timeout: 240_000 }, async () => {
+    // The crash lands while an embedding batch is in flight, after some chunks have their vectors
+    // (on PostgreSQL without pgvector too: vectors are then float32 bytea). Each request takes a
+    // moment, so the test can see the vectors come in.
+    const fake: FakeOpenAI = await startFakeOpenAI({ dimensions: 64, delayMs: 100 });
     cleanups.push(() => fake.close());
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-restart-'));
     cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -136,7 +139,9 @@ describe('a job interrupted by a crash', () => {
       AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
       LLM_BASE_URL: fake.url,
       EMBEDDING_MODEL: 'fake-embedding',
-      EMBEDDING_BATCH_SIZE: '8',
+      EMBEDDING_BATCH_SIZE: '4',
+      // One paragraph to a chunk.
+      CHUNK_SIZE: '300',
       JOB_LEASE_SECONDS: '2',
       JOB_POLL_MS: '100',
       RATE_LIMIT_AUTH_PER_15MIN: '1000',
@@ -151,16 +156,26 @@ describe('a job interrupted by a crash', () => {
     const text = Array.from({ length: 40 }, (_, i) => paragraph(i)).join('\n\n');
     const docId = await uploadOne(client, pid, { name: 'looms.txt', data: text });
 
-    // Chunks are committed and the first embedding batch is in flight (held by the fake): kill.
+    // Some chunks have vectors; the next batch is held at the fake (once it has arrived, the
+    // batches before it are stored): kill.
+    const listed = async () => (await client.get(`/api/personalities/${pid}/documents`)).body.documents[0];
     const deadline = Date.now() + 60_000;
-    while (fake.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(fake.requests.length).toBe(1);
-    const during = (await client.get(`/api/personalities/${pid}/documents`)).body.documents[0];
+    while ((await listed()).embeddedCount < 8 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const sent = fake.requests.length;
+    fake.set({ hold: true });
+    while (fake.requests.length === sent && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 100));
+    const during = await listed();
     expect(during.status).toBe('processing');
+    const embeddedBefore = during.embeddedCount as number;
+    expect(embeddedBefore).toBeGreaterThanOrEqual(8);
+    const chunkIdsBefore = (await client.get(`/api/personalities/${pid}/documents/${docId}/chunks?limit=500`)).body.chunks.map((c: { id: string }) => c.id);
+    expect(embeddedBefore).toBeLessThan(chunkIdsBefore.length);
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGKILL');
     await exited;
     fake.set({ hold: false });
+    const sentBeforeRestart = fake.requests.length;
 
     // A new server on the same data resumes the job once the dead one's lease has expired.
     const server: TestServer = await startTestServer({ dataDir, env: { ...env, PORT: String(port) } });
@@ -178,11 +193,67 @@ describe('a job interrupted by a crash', () => {
     const rows = (await db.execute(sql`select count(*)::int as n, count(distinct chunk_index)::int as distinct_n, min(chunk_index)::int as lo, max(chunk_index)::int as hi
       from personality_document_chunks where document_id = ${docId}`)) as unknown as { rows: { n: number; distinct_n: number; lo: number; hi: number }[] };
     expect(rows.rows[0]).toEqual({ n: expected.length, distinct_n: expected.length, lo: 0, hi: expected.length - 1 });
-    const chunks = (await again.get(`/api/personalities/${pid}/documents/${docId}/chunks?limit=500`)).body.chunks.map((c: { content: string }) => c.content);
-    expect(chunks).toEqual(expected);
+    const chunks = (await again.get(`/api/personalities/${pid}/documents/${docId}/chunks?limit=500`)).body.chunks as { id: string; content: string }[];
+    expect(chunks.map((c) => c.content)).toEqual(expected);
+    // The same chunks as before the crash, and only those without a vector (embedded in chunk
+    // order) were sent to the embedding model again.
+    expect(chunks.map((c) => c.id)).toEqual(chunkIdsBefore);
+    const sentAgain = new Set(fake.requests.slice(sentBeforeRestart).flatMap((r) => r.body.input as string[]));
+    const chunksSentAgain = chunks.flatMap((c, i) => (sentAgain.has(c.content) ? [i] : []));
+    expect(chunksSentAgain).toEqual(expected.map((_, i) => i).slice(embeddedBefore));
     const emb = (await db.execute(sql`select count(*)::int as n from personality_chunk_embeddings where document_id = ${docId}`)) as unknown as { rows: { n: number }[] };
     expect(emb.rows[0]!.n).toBe(expected.length);
     const jobs = (await db.execute(sql`select count(*)::int as n from jobs where document_id = ${docId}`)) as unknown as { rows: { n: number }[] };
     expect(jobs.rows[0]!.n).toBe(0);
+  });
+
+  it('a crash after the chunks are stored but before they were moderated: the next server moderates them', { timeout: 240_000 }, async () => {
+    // The moderation model answers slowly (within its time limit) and calls the text harmful.
+    const moderation = await startFakeModeration();
+    cleanups.push(() => moderation.close());
+    const harmful = { harassment: 0.99 };
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-restart-moderation-'));
+    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const databaseUrl = await scratchDatabaseUrl();
+    const port = await freePort();
+    const env: Record<string, string> = {
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+      OPENAI_BASE_URL: moderation.url,
+      OPENAI_API_KEY: 'mod-key',
+      MODERATION_MODEL: 'omni-moderation-latest',
+      EMBEDDING_MODEL: 'none',
+      JOB_LEASE_SECONDS: '2',
+      JOB_POLL_MS: '50',
+      RATE_LIMIT_AUTH_PER_15MIN: '1000',
+      LOG_LEVEL: 'info',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    };
+    const { child, url } = await startChild(env);
+    const client = createClient(url);
+    expect((await client.signUp('crash-moderation@example.com', 'secret-pass')).status).toBe(200);
+    expect((await client.signIn('crash-moderation@example.com', 'secret-pass')).status).toBe(200);
+    const pid = (await client.post('/api/personalities', { name: 'Ada' })).body.personality.id as string;
+    moderation.set({ scores: harmful, delayMs: 1200 });
+    const docId = await uploadOne(client, pid, { name: 'looms.txt', data: paragraph(1) });
+
+    // The chunks are committed (the moderation check has just begun): kill.
+    const deadline = Date.now() + 30_000;
+    while ((await client.get(`/api/personalities/${pid}/documents`)).body.documents[0].chunkCount === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+    moderation.set({ scores: harmful });
+
+    const server: TestServer = await startTestServer({ dataDir, env: { ...env, PORT: String(port) } });
+    cleanups.push(() => server.close());
+    const again = createClient(server.url);
+    expect((await again.signIn('crash-moderation@example.com', 'secret-pass')).status).toBe(200);
+    const doc = await waitForDocument(again, pid, docId, ['ready', 'failed'], 60_000);
+    expect(doc).toMatchObject({ status: 'ready', isPrivate: true, heldForReview: true });
   });
 });

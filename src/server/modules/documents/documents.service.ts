@@ -9,7 +9,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError, isForeignKeyViolation } from '../../lib/errors';
 import type { BlobStorage } from '../../storage/storage';
 import { BlobNotFoundError, documentKey, personalityPrefix } from '../../storage/storage';
-import { enqueueJob, deleteFailedJobs } from '../../jobs/jobs.repository';
+import { enqueueJob, deleteFailedJobs, replaceQueuedJob } from '../../jobs/jobs.repository';
 import type { StorageCleanup } from './storage-cleanup';
 import { loadOwnedPersonality, loadVisiblePersonality, isUuid } from '../personalities/personality-access';
 import type { PersonalityRow } from '../personalities/personalities.repository';
@@ -102,6 +102,13 @@ export interface StoredBlob extends Omit<NewStoredDocument, 'bytes'> {
   contentHash: string;
 }
 
+/** How much each mode redoes: processing extracts, chunks and embeds; rechunking chunks and embeds. */
+const MODE_SCOPE: Record<ProcessPayload['mode'], number> = { embed: 0, rechunk: 1, process: 2 };
+
+function asksForMore(request: ProcessPayload, waiting: Partial<ProcessPayload>): boolean {
+  return MODE_SCOPE[request.mode] > MODE_SCOPE[waiting.mode ?? 'process'];
+}
+
 export function createDocumentService(deps: DocumentServiceDeps) {
   const { db, storage, events } = deps;
 
@@ -162,18 +169,24 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     deps.wake();
   }
 
+  /**
+   * Queues the document's job; false when one is already running, or waiting and doing at least as
+   * much. A waiting job that would do less (only embed, after a restart; or chunk when the owner
+   * now asks to process) is replaced by the owner's request: their Rechunk is never lost behind it.
+   */
   async function tryEnqueue(documentId: string, payload: ProcessPayload): Promise<boolean> {
     return db.transaction(async (tx) => {
       await deleteFailedJobs(tx, documentId);
-      const { created } = await enqueueJob(tx, {
+      const { job, created } = await enqueueJob(tx, {
         kind: PROCESS_JOB,
         documentId,
         dedupeKey: `document:${documentId}`,
         payload: { ...payload },
         maxAttempts: deps.maxAttempts,
       });
-      if (created) await repo.setProcessing(tx, documentId, { state: 'queued', progress: 0, error: null });
-      return created;
+      const queued = created || (asksForMore(payload, job.payload as Partial<ProcessPayload>) && (await replaceQueuedJob(tx, job.id, { ...payload })));
+      if (queued) await repo.setProcessing(tx, documentId, { state: 'queued', progress: 0, error: null });
+      return queued;
     });
   }
 
