@@ -60,37 +60,62 @@ const paragraph = (i: number) =>
   `Paragraph ${i} tells how the looms of Lyon read punched cards, and how the engine would read them too. ` +
   `It goes on about gears, columns of numbers, and the patience of mechanics in the workshop number ${i}.`;
 
+/**
+ * A server in a child process (so it can be killed with SIGKILL) on a data folder and, on the
+ * PostgreSQL pass, a database of its own; `settings` are the test's providers and job timings.
+ * It has an account signed in and a personality. `crash()` kills it; `restart()` starts a server
+ * on the same folder, database and port and signs the same person in.
+ */
+async function crashableServer(label: string, settings: Record<string, string>) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `kindred-restart-${label}-`));
+  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const databaseUrl = await scratchDatabaseUrl();
+  const port = await freePort();
+  const env: Record<string, string> = {
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    JOB_LEASE_SECONDS: '2',
+    JOB_POLL_MS: '100',
+    RATE_LIMIT_AUTH_PER_15MIN: '1000',
+    LOG_LEVEL: 'info',
+    ...settings,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  };
+  const { child, url } = await startChild(env);
+  const email = `crash-${label}@example.com`;
+  const client = createClient(url);
+  expect((await client.signUp(email, 'secret-pass')).status).toBe(200);
+  expect((await client.signIn(email, 'secret-pass')).status).toBe(200);
+  const pid = (await client.post('/api/personalities', { name: 'Ada' })).body.personality.id as string;
+  return {
+    client,
+    pid,
+    async crash() {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    },
+    async restart() {
+      const server: TestServer = await startTestServer({ dataDir, env });
+      cleanups.push(() => server.close());
+      const again = createClient(server.url);
+      expect((await again.signIn(email, 'secret-pass')).status).toBe(200);
+      return { server, again };
+    },
+  };
+}
+
 describe('a job interrupted by a crash', () => {
   it('a transcription resumes after restart at the pieces not yet done, never redoing a finished one', { timeout: 240_000 }, async () => {
     const fake: FakeOpenAI = await startFakeOpenAI();
     cleanups.push(() => fake.close());
     // Pieces 1 and 2 are answered; the third waits, unanswered, until the crash.
     fake.setAudio({ transcript: 'Piece', transcriptWithSeconds: true, transcribeHoldFrom: 2 });
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-restart-audio-'));
-    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-    const databaseUrl = await scratchDatabaseUrl();
-    const port = await freePort();
-    const env: Record<string, string> = {
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: dataDir,
-      AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
-      OPENAI_BASE_URL: fake.url,
-      OPENAI_API_KEY: 'sk-fake',
-      EMBEDDING_MODEL: 'none',
-      JOB_LEASE_SECONDS: '2',
-      JOB_POLL_MS: '100',
-      RATE_LIMIT_AUTH_PER_15MIN: '1000',
-      LOG_LEVEL: 'info',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    };
-    const { child, url } = await startChild(env);
-    const client = createClient(url);
-    expect((await client.signUp('crash-audio@example.com', 'secret-pass')).status).toBe(200);
-    expect((await client.signIn('crash-audio@example.com', 'secret-pass')).status).toBe(200);
-    const pid = (await client.post('/api/personalities', { name: 'Orator' })).body.personality.id as string;
+    const { client, pid, crash, restart } = await crashableServer('audio', { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-fake', EMBEDDING_MODEL: 'none' });
     const form = new FormData();
     form.append('title', 'Long speech');
     form.append('file', new Blob([new Uint8Array(toneWav16(250, 8000))]), 'speech.wav');
@@ -103,15 +128,10 @@ describe('a job interrupted by a crash', () => {
     expect(fake.transcriptions.length).toBe(3);
     // The two finished pieces are checkpointed before the third is asked for.
     await new Promise((r) => setTimeout(r, 300));
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
+    await crash();
     fake.setAudio({ transcribeHoldFrom: undefined });
 
-    const server: TestServer = await startTestServer({ dataDir, env: { ...env, PORT: String(port) } });
-    cleanups.push(() => server.close());
-    const again = createClient(server.url);
-    expect((await again.signIn('crash-audio@example.com', 'secret-pass')).status).toBe(200);
+    const { again } = await restart();
     const doc = await waitForDocument(again, pid, docId, ['ready', 'failed'], 60_000);
     expect(doc.status).toBe('ready');
     // One more call: the piece that was in flight. The two finished ones were not sent again.
@@ -126,33 +146,12 @@ describe('a job interrupted by a crash', () => {
     // moment, so the test can see the vectors come in.
     const fake: FakeOpenAI = await startFakeOpenAI({ dimensions: 64, delayMs: 100 });
     cleanups.push(() => fake.close());
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-restart-'));
-    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-    const databaseUrl = await scratchDatabaseUrl();
-    const port = await freePort();
-    const env: Record<string, string> = {
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: dataDir,
-      AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    const { client, pid, crash, restart } = await crashableServer('embed', {
       LLM_BASE_URL: fake.url,
       EMBEDDING_MODEL: 'fake-embedding',
       EMBEDDING_BATCH_SIZE: '4',
-      // One paragraph to a chunk.
-      CHUNK_SIZE: '300',
-      JOB_LEASE_SECONDS: '2',
-      JOB_POLL_MS: '100',
-      RATE_LIMIT_AUTH_PER_15MIN: '1000',
-      LOG_LEVEL: 'info',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    };
-    const { child, url } = await startChild(env);
-    const client = createClient(url);
-    expect((await client.signUp('crash@example.com', 'secret-pass')).status).toBe(200);
-    expect((await client.signIn('crash@example.com', 'secret-pass')).status).toBe(200);
-    const pid = (await client.post('/api/personalities', { name: 'Ada' })).body.personality.id as string;
+      CHUNK_SIZE: '300', // one paragraph to a chunk
+    });
     const text = Array.from({ length: 40 }, (_, i) => paragraph(i)).join('\n\n');
     const docId = await uploadOne(client, pid, { name: 'looms.txt', data: text });
 
@@ -171,17 +170,12 @@ describe('a job interrupted by a crash', () => {
     expect(embeddedBefore).toBeGreaterThanOrEqual(8);
     const chunkIdsBefore = (await client.get(`/api/personalities/${pid}/documents/${docId}/chunks?limit=500`)).body.chunks.map((c: { id: string }) => c.id);
     expect(embeddedBefore).toBeLessThan(chunkIdsBefore.length);
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
+    await crash();
     fake.set({ hold: false });
     const sentBeforeRestart = fake.requests.length;
 
     // A new server on the same data resumes the job once the dead one's lease has expired.
-    const server: TestServer = await startTestServer({ dataDir, env: { ...env, PORT: String(port) } });
-    cleanups.push(() => server.close());
-    const again = createClient(server.url);
-    expect((await again.signIn('crash@example.com', 'secret-pass')).status).toBe(200);
+    const { server, again } = await restart();
     const doc = await waitForDocument(again, pid, docId, ['ready', 'failed'], 60_000);
     expect(doc.status).toBe('ready');
 
@@ -212,47 +206,23 @@ describe('a job interrupted by a crash', () => {
     const moderation = await startFakeModeration();
     cleanups.push(() => moderation.close());
     const harmful = { harassment: 0.99 };
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-restart-moderation-'));
-    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-    const databaseUrl = await scratchDatabaseUrl();
-    const port = await freePort();
-    const env: Record<string, string> = {
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: dataDir,
-      AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    const { client, pid, crash, restart } = await crashableServer('moderation', {
       OPENAI_BASE_URL: moderation.url,
       OPENAI_API_KEY: 'mod-key',
       MODERATION_MODEL: 'omni-moderation-latest',
       EMBEDDING_MODEL: 'none',
-      JOB_LEASE_SECONDS: '2',
       JOB_POLL_MS: '50',
-      RATE_LIMIT_AUTH_PER_15MIN: '1000',
-      LOG_LEVEL: 'info',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    };
-    const { child, url } = await startChild(env);
-    const client = createClient(url);
-    expect((await client.signUp('crash-moderation@example.com', 'secret-pass')).status).toBe(200);
-    expect((await client.signIn('crash-moderation@example.com', 'secret-pass')).status).toBe(200);
-    const pid = (await client.post('/api/personalities', { name: 'Ada' })).body.personality.id as string;
+    });
     moderation.set({ scores: harmful, delayMs: 1200 });
     const docId = await uploadOne(client, pid, { name: 'looms.txt', data: paragraph(1) });
 
     // The chunks are committed (the moderation check has just begun): kill.
     const deadline = Date.now() + 30_000;
     while ((await client.get(`/api/personalities/${pid}/documents`)).body.documents[0].chunkCount === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
+    await crash();
     moderation.set({ scores: harmful });
 
-    const server: TestServer = await startTestServer({ dataDir, env: { ...env, PORT: String(port) } });
-    cleanups.push(() => server.close());
-    const again = createClient(server.url);
-    expect((await again.signIn('crash-moderation@example.com', 'secret-pass')).status).toBe(200);
+    const { again } = await restart();
     const doc = await waitForDocument(again, pid, docId, ['ready', 'failed'], 60_000);
     expect(doc).toMatchObject({ status: 'ready', isPrivate: true, heldForReview: true });
   });
