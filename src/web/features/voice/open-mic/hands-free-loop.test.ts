@@ -3,16 +3,17 @@
 // conversation and its speech to the player sentence by sentence; the response time runs from the
 // VAD's end of turn to the first audible sentence; speaking over the reply stops it and cancels the
 // request; silence is not a turn; a lost connection ends the call as dropped.
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../lib/api-client';
 import { messages } from '../../../../shared/messages';
 import type { SendOptions } from '../../conversation/hooks/use-chat-session';
 import type { ChatStreamEvent } from '../../../../shared/chat-stream';
 import type { TurnAudioEvent, TurnSpeechEvent, VoiceTurnEvent } from '../../../../shared/voice-turn-stream';
 import type { VoiceTurn } from '../api/voice-turn-api';
+import { encodeWav } from '../audio/wav-encoder';
 import type { CallMode, CallStatus } from './call-types';
 import { HandsFreeLoop, type HandsFreeDeps } from './hands-free-loop';
-import type { VadCallbacks } from './silero-vad';
+import type { VadCallbacks, VadHandle } from './silero-vad';
 
 const speech = (index: number, text: string): TurnSpeechEvent => ({ type: 'speech', index, text, mime: 'audio/wav', audio: 'UklGRg==', volume: 1, provider: 'openai' });
 
@@ -72,13 +73,15 @@ function setup(overrides: Partial<HandsFreeDeps> = {}) {
   const player = { speakTurn: vi.fn((_id: string, s: TurnAudioEvent) => void spoken.push(s.type === 'speech' ? s.text : `more ${s.index}${s.more ? '' : ' (end)'}`)), endReply: vi.fn(), stop: vi.fn() };
   const sends: { text: string; options: SendOptions; events: ChatStreamEvent[] }[] = [];
   const destroy = vi.fn(async () => {});
+  const endTurn = vi.fn();
   const deps: HandsFreeDeps = {
     endOfTurnMs: 700,
+    maxTurnSeconds: 60,
     getStream: async () => stream,
     createVad: async (callbacks, options) => {
       vad = callbacks;
       expect(options.endOfTurnMs).toBe(700);
-      return { destroy };
+      return { endTurn, destroy };
     },
     startTurn: vi.fn(async () => scriptedTurn(STORY)),
     send: fakeSend(sends),
@@ -95,11 +98,19 @@ function setup(overrides: Partial<HandsFreeDeps> = {}) {
     ...overrides,
   };
   const loop = new HandsFreeLoop(deps);
-  return { loop, deps, vad: () => vad, statuses, modes, responseTimes, dropped, spoken, sends, player, track, destroy, tick: (ms: number) => (clock += ms) };
+  return { loop, deps, vad: () => vad, statuses, modes, responseTimes, dropped, spoken, sends, player, track, destroy, endTurn, tick: (ms: number) => (clock += ms) };
 }
 
 const speechAudio = new Float32Array(16000).fill(0.1);
 const flush = () => new Promise((r) => setTimeout(r, 0));
+/** `seconds` of 16 kHz audio at one level. */
+const filled = (seconds: number, level: number) => new Float32Array(Math.round(seconds * 16000)).fill(level);
+/** The samples a turn's WAV carries (16-bit, after the 44-byte header). */
+const samplesOf = (wav: Uint8Array) => Array.from(new Int16Array(wav.buffer.slice(44)));
+/** The 16-bit samples `audio` becomes in a WAV. */
+const quantized = (audio: Float32Array) => samplesOf(encodeWav(audio, 16000));
+/** A request that hangs (transcribing) until it is aborted. */
+const untilAborted = <T,>(signal: AbortSignal) => new Promise<T>((_resolve, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
 
 describe('HandsFreeLoop', () => {
   it('connects, sends each finished turn as one request, shows its reply and speaks it sentence by sentence, and times the response', async () => {
@@ -181,23 +192,78 @@ describe('HandsFreeLoop', () => {
     expect(t.modes.at(-1)).toBe('listening');
   });
 
-  it('barge-in while the turn is still being transcribed aborts its request: nothing is sent', async () => {
-    let seen: AbortSignal | undefined;
-    const t = setup({
-      startTurn: (_wav, signal) =>
-        new Promise((_resolve, reject) => {
-          seen = signal;
-          signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
-        }),
-    });
+  it('speech that goes on after a pause, while the turn is still being transcribed, joins it: one turn, both parts in order', async () => {
+    const signals: AbortSignal[] = [];
+    const startTurn = vi
+      .fn<HandsFreeDeps['startTurn']>()
+      // The first part is still at speech-to-text when the person goes on.
+      .mockImplementationOnce((_wav, signal) => (signals.push(signal), untilAborted(signal)))
+      .mockImplementation(async (_wav, signal) => (signals.push(signal), scriptedTurn(STORY, 'What did you do yesterday and where did you go after that?')));
+    const t = setup({ startTurn });
     await t.loop.start();
-    t.vad().onSpeechEnd(speechAudio);
+    const first = filled(1.5, 0.1);
+    const second = filled(2, -0.2);
+    t.vad().onSpeechStart();
+    t.vad().onSpeechEnd(first);
     await flush();
     t.vad().onSpeechStart();
     await flush();
-    expect(seen?.aborted).toBe(true);
+    // Its request is withdrawn (nothing of it was shown or saved), not answered on its own...
+    expect(signals[0]!.aborted).toBe(true);
     expect(t.sends).toEqual([]);
+    expect(t.deps.stopReply).not.toHaveBeenCalled();
+    t.vad().onSpeechEnd(second);
+    await flush();
+    // ...and its audio is the start of the one turn sent when the person stops.
+    expect(startTurn).toHaveBeenCalledTimes(2);
+    expect(samplesOf(startTurn.mock.calls[1]![0])).toEqual([...quantized(first), ...quantized(second)]);
+    expect(t.sends.map((x) => x.text)).toEqual(['What did you do yesterday and where did you go after that?']);
+    expect(t.spoken[0]).toBe('Once upon a time.');
     expect(t.deps.onTurnError).not.toHaveBeenCalled();
+  });
+
+  it('a noise after the pause (no speech) sends what was said before it on its own', async () => {
+    const startTurn = vi
+      .fn<HandsFreeDeps['startTurn']>()
+      .mockImplementationOnce((_wav, signal) => untilAborted(signal))
+      .mockImplementation(async () => scriptedTurn(STORY));
+    const t = setup({ startTurn });
+    await t.loop.start();
+    const said = filled(1.5, 0.1);
+    t.vad().onSpeechEnd(said);
+    await flush();
+    t.vad().onSpeechStart();
+    t.vad().onMisfire();
+    await flush();
+    expect(startTurn).toHaveBeenCalledTimes(2);
+    expect(samplesOf(startTurn.mock.calls[1]![0])).toEqual(quantized(said));
+    expect(t.sends).toHaveLength(1);
+  });
+
+  it('once the reply is audible, speech is barge-in: the reply stops and the next turn is only the new speech', async () => {
+    let firstSignal: AbortSignal | undefined;
+    const startTurn = vi
+      .fn<HandsFreeDeps['startTurn']>()
+      .mockImplementationOnce(async (_wav, signal) => {
+        firstSignal = signal;
+        return { transcript: { text: 'Tell me a story', engine: 'openai', approximate: false }, read: (onEvent) => (STORY.slice(0, 3).forEach(onEvent), untilAborted(signal)) };
+      })
+      .mockImplementation(async () => scriptedTurn(STORY, 'Stop, tell me another'));
+    const t = setup({ startTurn });
+    await t.loop.start();
+    t.vad().onSpeechEnd(filled(1.5, 0.1));
+    await flush();
+    t.loop.setSpeaking(true);
+    t.loop.playbackStarted('r1');
+    t.vad().onSpeechStart();
+    expect(firstSignal?.aborted).toBe(true);
+    expect(t.player.stop).toHaveBeenCalled();
+    expect(t.deps.stopReply).toHaveBeenCalled();
+    const interruption = filled(1, -0.2);
+    t.vad().onSpeechEnd(interruption);
+    await flush();
+    expect(samplesOf(startTurn.mock.calls[1]![0])).toEqual(quantized(interruption));
+    expect(t.sends.map((x) => x.text)).toEqual(['Tell me a story', 'Stop, tell me another']);
   });
 
   it('a turn with no speech in it is dropped quietly; other failures are reported and the call goes on', async () => {
@@ -256,14 +322,147 @@ describe('HandsFreeLoop', () => {
 
 describe('HandsFreeLoop start-up', () => {
   it('gives up on voice detection that never starts, says so, and stops it if it starts late', async () => {
-    let finish!: (h: { destroy(): Promise<void> }) => void;
+    let finish!: (h: VadHandle) => void;
     const destroy = vi.fn(async () => {});
     const t = setup({ startTimeoutMs: 20, createVad: () => new Promise((resolve) => (finish = resolve)) });
     await expect(t.loop.start()).rejects.toThrow('Voice detection could not start in this browser.');
     expect(t.statuses).toEqual(['connecting', 'disconnected']);
     expect(t.track.stop).toHaveBeenCalled();
-    finish({ destroy });
+    finish({ endTurn: vi.fn(), destroy });
     await flush();
     expect(destroy).toHaveBeenCalled();
+  });
+});
+
+describe('HandsFreeLoop: the longest turn the server takes', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  /** The voice turn as the server answers it: over VOICE_MAX_RECORDING_SECONDS + 5 is refused. */
+  const server = () =>
+    vi.fn<HandsFreeDeps['startTurn']>(async (wav) => {
+      const seconds = (wav.length - 44) / 32000;
+      if (seconds > 60 + 5) throw new ApiError(400, 'BAD_AUDIO', 'The recording is longer than 60 seconds.');
+      return scriptedTurn(STORY, `${Math.round(seconds)} s of speech`);
+    });
+
+  /** A person talking, as the VAD worker reports it: endTurn cuts the speech so far into a turn, and speech that goes on starts again. */
+  function person(t: ReturnType<typeof setup>) {
+    let since = 0;
+    const pause = () => {
+      const audio = filled((Date.now() - since) / 1000, 0.1);
+      since = Date.now();
+      t.vad().onSpeechEnd(audio);
+    };
+    t.endTurn.mockImplementation(() =>
+      queueMicrotask(() => {
+        pause();
+        t.vad().onSpeechStart();
+      }),
+    );
+    return {
+      speak: () => {
+        since = Date.now();
+        t.vad().onSpeechStart();
+      },
+      pause,
+    };
+  }
+  const wait = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+
+  it('75 s without a pause: a turn is sent at 60 s and the rest is the next turn; nothing is refused or lost', async () => {
+    const startTurn = server();
+    const t = setup({ startTurn });
+    await t.loop.start();
+    const someone = person(t);
+    someone.speak();
+    await wait(59_000);
+    expect(startTurn).not.toHaveBeenCalled();
+    await wait(1_000);
+    expect(t.endTurn).toHaveBeenCalledTimes(1);
+    expect(t.sends.map((x) => x.text)).toEqual(['60 s of speech']);
+    await wait(15_000);
+    someone.pause();
+    await wait(0);
+    expect(t.sends.map((x) => x.text)).toEqual(['60 s of speech', '15 s of speech']);
+    expect(t.deps.onTurnError).not.toHaveBeenCalled();
+    // The second part had 60 s of its own before it would have been cut.
+    expect(t.endTurn).toHaveBeenCalledTimes(1);
+  });
+
+  it('a turn cut at the limit is not withdrawn by the speech that goes on; the next turn waits for its words', async () => {
+    const startTurn = vi.fn<HandsFreeDeps['startTurn']>(async (wav, signal) => {
+      const seconds = (wav.length - 44) / 32000;
+      // The long turn takes 10 s to transcribe, the short one no time.
+      if (seconds > 30) await new Promise((r) => setTimeout(r, 10_000));
+      if (signal.aborted) throw new DOMException('aborted', 'AbortError');
+      return scriptedTurn(STORY, `${Math.round(seconds)} s of speech`);
+    });
+    const t = setup({ startTurn });
+    await t.loop.start();
+    const someone = person(t);
+    someone.speak();
+    await wait(60_000);
+    expect(startTurn).toHaveBeenCalledTimes(1);
+    const [, cutSignal] = startTurn.mock.calls[0]!;
+    await wait(3_000);
+    someone.pause();
+    await wait(0);
+    expect(cutSignal.aborted).toBe(false);
+    // Sent after the first turn's words are in, so the server saves the two in the order said.
+    expect(startTurn).toHaveBeenCalledTimes(1);
+    await wait(7_000);
+    expect(startTurn).toHaveBeenCalledTimes(2);
+    expect(t.sends.map((x) => x.text)).toEqual(['60 s of speech', '3 s of speech']);
+    expect(t.deps.onTurnError).not.toHaveBeenCalled();
+  });
+
+  it('behind a cut turn still being transcribed, a pause and more speech still join, and go after it', async () => {
+    const startTurn = vi.fn<HandsFreeDeps['startTurn']>(async (wav, signal) => {
+      const seconds = (wav.length - 44) / 32000;
+      if (seconds > 30) await new Promise((r) => setTimeout(r, 10_000));
+      if (signal.aborted) throw new DOMException('aborted', 'AbortError');
+      return scriptedTurn(STORY, `${Math.round(seconds)} s of speech`);
+    });
+    const t = setup({ startTurn });
+    await t.loop.start();
+    const someone = person(t);
+    someone.speak();
+    await wait(62_000);
+    someone.pause();
+    await wait(1_000);
+    someone.speak();
+    await wait(1_000);
+    someone.pause();
+    await wait(0);
+    // Only the cut turn has gone; the 2 s and the 1 s after a pause are one turn, sent after it.
+    expect(startTurn).toHaveBeenCalledTimes(1);
+    await wait(10_000);
+    expect(t.sends.map((x) => x.text)).toEqual(['60 s of speech', '3 s of speech']);
+    expect(t.deps.onTurnError).not.toHaveBeenCalled();
+  });
+
+  it('speech joined to a withdrawn turn is cut where the two together reach the limit', async () => {
+    const startTurn = server();
+    // The first part is still being transcribed when the person goes on.
+    startTurn.mockImplementationOnce((_wav, signal) => untilAborted(signal));
+    const t = setup({ startTurn });
+    await t.loop.start();
+    const someone = person(t);
+    someone.speak();
+    await wait(40_000);
+    someone.pause();
+    await wait(1_000);
+    someone.speak();
+    await wait(19_000);
+    expect(t.endTurn).not.toHaveBeenCalled();
+    await wait(1_000);
+    expect(t.endTurn).toHaveBeenCalledTimes(1);
+    expect(t.sends.map((x) => x.text)).toEqual(['60 s of speech']);
+    await wait(5_000);
+    someone.pause();
+    await wait(0);
+    expect(t.sends.map((x) => x.text)).toEqual(['60 s of speech', '5 s of speech']);
+    expect(t.deps.onTurnError).not.toHaveBeenCalled();
   });
 });

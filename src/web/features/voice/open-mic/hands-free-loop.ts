@@ -4,6 +4,12 @@
 // and the reply's speech sentence by sentence, all in one streamed answer). Speaking while the
 // personality talks stops its audio at once and cancels the turn upstream (the aborted request
 // cancels the model call and the speech being synthesized).
+//
+// A pause is not always the end of what someone means to say. Going on while the turn is still
+// being transcribed withdraws it (the server has saved nothing of it yet) and its audio becomes the
+// start of the next turn: one question, one reply. Once its words are back, the server keeps the
+// question, so it stays a turn of its own. A turn is never longer than the server takes
+// (VOICE_MAX_RECORDING_SECONDS): speech that reaches it is sent as a turn, and what follows is the next.
 import { ApiError } from '../../../lib/api-client';
 import { messages } from '../../../../shared/messages';
 import type { SendOptions } from '../../conversation/hooks/use-chat-session';
@@ -12,9 +18,12 @@ import type { VoiceTurn } from '../api/voice-turn-api';
 import { encodeWav } from '../audio/wav-encoder';
 import type { ActiveCall, CallEvents } from './call-types';
 import type { VadFactory, VadHandle } from './silero-vad';
+import { VAD_SAMPLE_RATE } from './vad-protocol';
 
 export interface HandsFreeDeps {
   endOfTurnMs: number;
+  /** The longest recording the server transcribes (VOICE_MAX_RECORDING_SECONDS): longer speech is cut into turns. */
+  maxTurnSeconds: number;
   getStream(): Promise<MediaStream>;
   createVad: VadFactory;
   /** Created in the click that started the call (it is closed when the call ends). */
@@ -38,6 +47,39 @@ export interface HandsFreeDeps {
 
 /** Loading the model on a slow phone takes seconds; a minute means something is stuck. */
 const START_TIMEOUT_MS = 60_000;
+/**
+ * A withdrawn turn is joined to what follows only with this much room left under the limit:
+ * otherwise the joined turn would be cut a moment into the new speech, and the first part is
+ * better answered on its own.
+ */
+const MIN_JOIN_ROOM_SECONDS = 5;
+
+/** A turn sent to the server, until its reply is over or it is stopped. */
+interface SentTurn {
+  controller: AbortController;
+  audio: Float32Array;
+  /**
+   * Its words are back: the server has started the exchange and keeps the question whatever
+   * happens next, and the log shows it. Before that, aborting it leaves nothing behind.
+   */
+  transcribed: boolean;
+  /**
+   * Settles once its question is in the conversation (or it ended without one): a later turn is
+   * sent after that, so the server saves the questions in the order said and the log shows them so.
+   */
+  handedOver: Promise<void>;
+  /** The turn sent before it, if still in flight then: this one waits for it, then supersedes its reply. */
+  earlier: SentTurn | null;
+  /** Its request and reply are over (or stopped). */
+  done: boolean;
+}
+
+function joinAudio(first: Float32Array, second: Float32Array): Float32Array {
+  const joined = new Float32Array(first.length + second.length);
+  joined.set(first);
+  joined.set(second, first.length);
+  return joined;
+}
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -52,7 +94,11 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 export class HandsFreeLoop {
   private vad: VadHandle | null = null;
   private stream: MediaStream | null = null;
-  private turn: AbortController | null = null;
+  private turn: SentTurn | null = null;
+  /** What was said before a pause, withdrawn from the server: the start of the next turn. */
+  private held: Float32Array | null = null;
+  /** Ends the speech under way as a turn when it reaches the limit. */
+  private limitTimer: ReturnType<typeof setTimeout> | undefined;
   private speaking = false;
   private turnEndedAt: number | null = null;
   private currentReplyId: string | null = null;
@@ -70,7 +116,7 @@ export class HandsFreeLoop {
     try {
       this.stream = await this.deps.getStream();
       creating = this.deps.createVad(
-        { onSpeechStart: () => this.speechStarted(), onSpeechEnd: (audio, decidedAt) => void this.turnEnded(audio, decidedAt), onMisfire: () => {}, onFailure: () => void this.drop(messages.openMic.vadStopped) },
+        { onSpeechStart: () => this.speechStarted(), onSpeechEnd: (audio, decidedAt) => this.speechEnded(audio, decidedAt), onMisfire: () => this.misfired(), onFailure: () => void this.drop(messages.openMic.vadStopped) },
         { endOfTurnMs: this.deps.endOfTurnMs, stream: this.stream, audioContext: this.deps.audioContext },
       );
       this.vad = await withTimeout(creating, this.deps.startTimeoutMs ?? START_TIMEOUT_MS);
@@ -106,54 +152,82 @@ export class HandsFreeLoop {
 
   private speechStarted(): void {
     if (this.ended) return;
-    if (this.turn || this.speaking) {
-      const at = this.now();
-      // Barge-in: silence first, then cancel what is still coming.
-      this.deps.player.stop();
-      this.turn?.abort();
-      this.turn = null;
-      this.deps.stopReply();
-      this.turnEndedAt = null;
-      this.deps.onBargeIn?.(this.now() - at);
-      this.setSpeaking(false);
-    }
+    const untranscribed = this.turn && !this.turn.transcribed ? this.turn : null;
+    if (untranscribed && this.roomAfter(untranscribed.audio) >= MIN_JOIN_ROOM_SECONDS) this.withdraw(untranscribed);
+    // A reply the person hears, or whose words are on the way: barge-in. (A turn still being
+    // transcribed and too long to join goes on: its question is answered, then the next.)
+    if (this.speaking || this.turn?.transcribed) this.bargeIn();
+    this.armLimit();
   }
 
-  private async turnEnded(audio: Float32Array, decidedAt?: number): Promise<void> {
+  /** The turn's request is cancelled before the server has its words; its audio waits for the rest. */
+  private withdraw(turn: SentTurn): void {
+    turn.controller.abort();
+    // A turn it was waiting behind (cut at the limit, still being transcribed) is the latest again.
+    this.turn = turn.earlier && !turn.earlier.done ? turn.earlier : null;
+    this.turnEndedAt = null;
+    this.held = turn.audio;
+  }
+
+  /** Silence first, then cancel what is still coming. */
+  private bargeIn(): void {
+    const at = this.now();
+    this.deps.player.stop();
+    if (this.turn?.transcribed) {
+      this.turn.controller.abort();
+      this.turn = null;
+    }
+    this.deps.stopReply();
+    this.turnEndedAt = null;
+    this.deps.onBargeIn?.(this.now() - at);
+    this.setSpeaking(false);
+  }
+
+  /** Seconds the next speech may add to `audio` before the turn is longer than the server takes. */
+  private roomAfter(audio: Float32Array | null): number {
+    return this.deps.maxTurnSeconds - (audio?.length ?? 0) / VAD_SAMPLE_RATE;
+  }
+
+  /** The speech just begun is cut into a turn when it (with what it joins) reaches the limit. */
+  private armLimit(): void {
+    clearTimeout(this.limitTimer);
+    this.limitTimer = setTimeout(() => this.vad?.endTurn(), Math.max(0, this.roomAfter(this.held)) * 1000);
+  }
+
+  private speechEnded(audio: Float32Array, decidedAt?: number): void {
+    if (this.ended) return;
+    clearTimeout(this.limitTimer);
+    const said = this.held ? joinAudio(this.held, audio) : audio;
+    this.held = null;
+    void this.sendTurn(said, decidedAt);
+  }
+
+  /** Not speech after all (a cough): what was withdrawn for it is sent on its own. */
+  private misfired(): void {
+    if (this.ended) return;
+    clearTimeout(this.limitTimer);
+    const held = this.held;
+    this.held = null;
+    if (held) void this.sendTurn(held);
+  }
+
+  private async sendTurn(audio: Float32Array, decidedAt?: number): Promise<void> {
     if (this.ended) return;
     const controller = new AbortController();
-    this.turn?.abort();
-    this.turn = controller;
+    let handOver!: () => void;
+    const earlier = this.turn;
+    const turn: SentTurn = { controller, audio, transcribed: false, handedOver: new Promise((resolve) => (handOver = resolve)), earlier, done: false };
+    this.turn = turn;
     this.turnEndedAt = decidedAt ?? this.now();
     try {
-      const turn = await this.deps.startTurn(encodeWav(audio, 16000), controller.signal);
-      const text = turn.transcript.text.trim();
-      if (controller.signal.aborted || !text) return void controller.abort();
-      let replyId: string | null = null;
-      const early: TurnAudioEvent[] = [];
-      const speak = (speech: TurnAudioEvent) => (replyId ? this.deps.player.speakTurn(replyId, speech) : early.push(speech));
-      const sent = await this.deps.send(text, {
-        pronunciationReport: turn.transcript.pronunciation,
-        onReply: ({ id }) => {
-          if (replyId || controller.signal.aborted) return;
-          replyId = this.currentReplyId = id;
-          for (const speech of early.splice(0)) this.deps.player.speakTurn(id, speech);
-        },
-        stream: (signal, onChatEvent) => {
-          // Either side stopping stops both: the conversation's Stop cancels the request; a newer
-          // turn (or barge-in) cancelling the request stops the reply in the conversation.
-          signal.addEventListener('abort', () => controller.abort(), { once: true });
-          controller.signal.addEventListener('abort', () => this.deps.stopReply(), { once: true });
-          return turn.read((event) => {
-            if (controller.signal.aborted) return;
-            if (isSpeechEvent(event)) speak(event);
-            else if (isChatEvent(event)) onChatEvent(event);
-          });
-        },
-      });
-      // Not taken (another reply was still streaming): nothing of this turn is read.
-      if (!sent) controller.abort();
-      if (!controller.signal.aborted && replyId) this.deps.player.endReply(replyId);
+      // One still being transcribed (cut at the limit) goes first: the server saves the questions
+      // in the order their exchanges start. Its reply is then superseded by this turn's, as any is.
+      if (earlier && !earlier.transcribed) await earlier.handedOver;
+      if (earlier && !earlier.done) earlier.controller.abort();
+      if (controller.signal.aborted) return;
+      const voiceTurn = await this.deps.startTurn(encodeWav(audio, VAD_SAMPLE_RATE), controller.signal);
+      turn.transcribed = !controller.signal.aborted;
+      await this.answer(voiceTurn, controller, handOver);
     } catch (err) {
       if (controller.signal.aborted || this.ended) return;
       // Silence or a cough: nothing to answer, keep listening.
@@ -161,8 +235,45 @@ export class HandsFreeLoop {
       if (err instanceof ApiError && err.code === 'NETWORK') return void this.drop(err.message);
       this.deps.onTurnError(err instanceof ApiError ? err.message : String(err), 'error');
     } finally {
-      if (this.turn === controller) this.turn = null;
+      turn.done = true;
+      turn.earlier = null;
+      handOver();
+      if (this.turn === turn) this.turn = null;
     }
+  }
+
+  /** The transcript into the conversation, the reply's chat events to it and its speech to the player. */
+  private async answer(turn: VoiceTurn, controller: AbortController, handedOver: () => void): Promise<void> {
+    const text = turn.transcript.text.trim();
+    if (controller.signal.aborted || !text) return void controller.abort();
+    let replyId: string | null = null;
+    const early: TurnAudioEvent[] = [];
+    const speak = (speech: TurnAudioEvent) => (replyId ? this.deps.player.speakTurn(replyId, speech) : early.push(speech));
+    const sending = this.deps.send(text, {
+      pronunciationReport: turn.transcript.pronunciation,
+      onReply: ({ id }) => {
+        if (replyId || controller.signal.aborted) return;
+        replyId = this.currentReplyId = id;
+        for (const speech of early.splice(0)) this.deps.player.speakTurn(id, speech);
+      },
+      stream: (signal, onChatEvent) => {
+        // Either side stopping stops both: the conversation's Stop cancels the request; a newer
+        // turn (or barge-in) cancelling the request stops the reply in the conversation.
+        signal.addEventListener('abort', () => controller.abort(), { once: true });
+        controller.signal.addEventListener('abort', () => this.deps.stopReply(), { once: true });
+        return turn.read((event) => {
+          if (controller.signal.aborted) return;
+          if (isSpeechEvent(event)) speak(event);
+          else if (isChatEvent(event)) onChatEvent(event);
+        });
+      },
+    });
+    // The question is in the log (send shows it before its first await), its reply on the way.
+    handedOver();
+    const sent = await sending;
+    // Not taken (another reply was still streaming): nothing of this turn is read.
+    if (!sent) controller.abort();
+    if (!controller.signal.aborted && replyId) this.deps.player.endReply(replyId);
   }
 
   private async drop(message?: string): Promise<void> {
@@ -179,7 +290,9 @@ export class HandsFreeLoop {
 
   private async teardown(): Promise<void> {
     this.ended = true;
-    this.turn?.abort();
+    clearTimeout(this.limitTimer);
+    this.held = null;
+    this.turn?.controller.abort();
     this.turn = null;
     this.deps.player.stop();
     this.deps.stopReply();

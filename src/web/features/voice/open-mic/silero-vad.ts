@@ -23,6 +23,11 @@ export interface VadCallbacks {
 }
 
 export interface VadHandle {
+  /**
+   * Ends the turn now instead of at a pause (the speech reached the longest turn the server
+   * takes): onSpeechEnd follows with the audio so far, and speech that goes on is a new onSpeechStart.
+   */
+  endTurn(): void;
   destroy(): Promise<void>;
 }
 
@@ -116,7 +121,7 @@ export const createSileroVad: VadFactory = async (callbacks, { endOfTurnMs, stre
     release();
     throw err;
   }
-  return { destroy: async () => release() };
+  return { endTurn: () => post(worker, { type: 'end-turn' }), destroy: async () => release() };
 };
 
 /**

@@ -6,7 +6,7 @@ import { toast } from 'sonner';
 import { messages } from '../../../../shared/messages';
 import { ApiError } from '../../../lib/api-client';
 import type { SendOptions } from '../../conversation/hooks/use-chat-session';
-import { warmVoice } from '../api/voice-api';
+import { useVoiceCapabilities, warmVoice } from '../api/voice-api';
 import { startVoiceTurn, type TurnContext } from '../api/voice-turn-api';
 import { browserHints, microphoneErrorMessage, microphoneSupported } from '../audio/microphone-errors';
 import { useSpeechPlayer } from '../hooks/use-speech-player';
@@ -41,6 +41,8 @@ export interface CallProblem {
 
 /** Playback gain relative to the listener's volume (spec section 9). */
 const PLAYBACK_GAIN = 0.8;
+/** The server's default VOICE_MAX_RECORDING_SECONDS, until its capabilities say otherwise. */
+const DEFAULT_MAX_TURN_SECONDS = 60;
 
 async function openMicrophone(): Promise<MediaStream> {
   if (!microphoneSupported()) throw new Error(messages.voice.micUnsupported);
@@ -69,6 +71,8 @@ export function useOpenMic(options: OpenMicOptions) {
   const latest = useRef(options);
   latest.current = options;
   const lines = useRef<Promise<void>>(Promise.resolve());
+  // The longest turn the server transcribes: the hands-free loop cuts longer speech into turns.
+  const maxTurnSeconds = useVoiceCapabilities().data?.limits.maxRecordingSeconds ?? DEFAULT_MAX_TURN_SECONDS;
 
   const speech = useSpeechPlayer(personality.id, { onPlaybackStart: (replyId) => loop.current?.playbackStarted(replyId) });
   useEffect(() => loop.current?.setSpeaking(speech.active), [speech.active]);
@@ -154,6 +158,7 @@ export function useOpenMic(options: OpenMicOptions) {
         speech.player.setCallContext(audioContext ?? null);
         const hands = new HandsFreeLoop({
           endOfTurnMs: opts.endOfTurnMs,
+          maxTurnSeconds,
           getStream: openMicrophone,
           createVad: createSileroVad,
           audioContext,

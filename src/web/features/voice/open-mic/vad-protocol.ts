@@ -40,7 +40,13 @@ export type PageToVad =
    * `{ message: 'AUDIO_FRAME', data }` with VAD_FRAME_SAMPLES samples at 16 kHz (a Float32Array's
    * buffer). The call's end terminates the worker.
    */
-  | { type: 'frames'; port: MessagePort };
+  | { type: 'frames'; port: MessagePort }
+  /**
+   * End the turn now, as if the person had paused (their speech reached the longest turn the server
+   * takes): speech-end follows with the audio so far if speech is under way, and speech that goes
+   * on starts the next turn.
+   */
+  | { type: 'end-turn' };
 
 export type VadToPage =
   /** The model is loaded: a call can start. */

@@ -6,7 +6,7 @@
 // processor and settings as @ricky0123/vad-web's MicVAD, which the page used to run in place.
 import * as ort from 'onnxruntime-web/wasm';
 // Deep imports: the package's index would bring its own copy of onnxruntime-web (CommonJS) too.
-import { FrameProcessor } from '@ricky0123/vad-web/dist/frame-processor';
+import { FrameProcessor, type FrameProcessorEvent } from '@ricky0123/vad-web/dist/frame-processor';
 import { Message } from '@ricky0123/vad-web/dist/messages';
 import { Silero } from '@ricky0123/vad-web/dist/models';
 import { VAD_FRAME_SAMPLES, VAD_SAMPLE_RATE, type PageToVad, type VadListenOptions, type VadToPage } from './vad-protocol';
@@ -48,22 +48,34 @@ function listen(options: VadListenOptions) {
   processor.resume();
 }
 
-async function processFrame(frame: Float32Array) {
-  await processor?.process(frame, (event) => {
-    switch (event.msg) {
-      case Message.SpeechStart:
-        post({ type: 'speech-start', decidedAt: performance.timeOrigin + performance.now() });
-        break;
-      case Message.VADMisfire:
-        post({ type: 'misfire' });
-        break;
-      case Message.SpeechEnd: {
-        const audio = event.audio!;
-        post({ type: 'speech-end', audio: audio.buffer as ArrayBuffer, decidedAt: performance.timeOrigin + performance.now() }, [audio.buffer]);
-        break;
-      }
+/** The frame processor's events the page hears of. */
+function report(event: FrameProcessorEvent) {
+  switch (event.msg) {
+    case Message.SpeechStart:
+      post({ type: 'speech-start', decidedAt: performance.timeOrigin + performance.now() });
+      break;
+    case Message.VADMisfire:
+      post({ type: 'misfire' });
+      break;
+    case Message.SpeechEnd: {
+      const { audio } = event;
+      post({ type: 'speech-end', audio: audio.buffer as ArrayBuffer, decidedAt: performance.timeOrigin + performance.now() }, [audio.buffer]);
+      break;
     }
-  });
+  }
+}
+
+async function processFrame(frame: Float32Array) {
+  await processor?.process(frame, report);
+}
+
+/**
+ * The turn ends here, without waiting for a pause: the speech so far is the turn (the processor
+ * starts afresh, so speech that goes on is heard as the start of the next one). Queued with the
+ * frames, so it cuts between two of them and none is lost or counted twice.
+ */
+function endTurn() {
+  processor?.endSegment(report);
 }
 
 function enqueue(step: () => Promise<void> | void) {
@@ -95,6 +107,8 @@ scope.onmessage = (ev: MessageEvent<PageToVad>) => {
         return listen(message.options);
       case 'frames':
         return receiveFrames(message.port);
+      case 'end-turn':
+        return endTurn();
     }
   };
   enqueue(step);
