@@ -43,7 +43,9 @@ export async function transcribe(personalityId: string, wav: Uint8Array<ArrayBuf
     });
   } catch (err) {
     if (signal?.aborted) throw err;
-    throw new ApiError(0, 'NETWORK', messages.voice.processRecordingFailed);
+    // No answer at all: say the server could not be reached ("Failed to process recorded audio" is
+    // for the server failing to convert it).
+    throw new ApiError(0, 'NETWORK', messages.openMic.networkError);
   }
   if (!res.ok) throw await apiError(res, messages.voice.processRecordingFailed);
   const body = (await res.json()) as Transcript;

@@ -1,7 +1,8 @@
 // Open mic's voice turn: one request carries the recording and answers, as it happens, the
 // transcript, the chat's reply and its speech sentence by sentence (shared/voice-turn-stream.ts).
 // startVoiceTurn resolves once the transcript is in (refusals, NO_SPEECH included, are thrown
-// as ApiError, a failed connection as NETWORK); the rest is read with `read`. Aborting `signal`
+// as ApiError; a connection that fails or is lost before the transcript as NETWORK, with the
+// spec's network error: the call drops with it); the rest is read with `read`. Aborting `signal`
 // cancels the turn on the server too (the model call and the speech in flight).
 import { ApiError } from '../../../lib/api-client';
 import { messages } from '../../../../shared/messages';
@@ -21,6 +22,11 @@ export interface VoiceTurn {
   read(onEvent: (event: VoiceTurnEvent) => void): Promise<void>;
 }
 
+/** fetch threw (no answer from the server) or the answer broke off: the network, unless the turn was cancelled. */
+function networkFailure(err: unknown, signal: AbortSignal): unknown {
+  return signal.aborted ? err : new ApiError(0, 'NETWORK', messages.openMic.networkError);
+}
+
 export async function startVoiceTurn(personalityId: string, wav: Uint8Array<ArrayBuffer>, context: TurnContext, signal: AbortSignal): Promise<VoiceTurn> {
   const form = new FormData();
   // The chat's context first: the server knows it before the audio arrives.
@@ -30,8 +36,7 @@ export async function startVoiceTurn(personalityId: string, wav: Uint8Array<Arra
   try {
     res = await fetch(`/api/personalities/${encodeURIComponent(personalityId)}/voice/turn`, { method: 'POST', credentials: 'same-origin', body: form, signal });
   } catch (err) {
-    if (signal.aborted) throw err;
-    throw new ApiError(0, 'NETWORK', messages.voice.processRecordingFailed);
+    throw networkFailure(err, signal);
   }
   if (!res.ok || !res.body) throw await apiError(res, messages.voice.processRecordingFailed);
   const reader = res.body.getReader();
@@ -40,7 +45,9 @@ export async function startVoiceTurn(personalityId: string, wav: Uint8Array<Arra
   let pending: VoiceTurnEvent[] = [];
   let transcript: Transcript | undefined;
   while (!transcript) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch((err: unknown) => {
+      throw networkFailure(err, signal);
+    });
     if (done) throw new ApiError(502, 'STT_EMPTY', messages.voice.sttEmpty);
     for (const event of parser.feed(decoder.decode(value, { stream: true }))) {
       if (!transcript && event.type === 'transcript') transcript = event;

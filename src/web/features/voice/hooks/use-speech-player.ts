@@ -1,13 +1,25 @@
 // One SpeechPlayer for the open conversation, with the volume and mute the listener chose
-// (spec section 4: the slider at 0 turns mute on; raising it turns mute off).
+// (spec section 4: the slider at 0 turns mute on; raising it turns mute off). The volume and mute
+// are one setting for the whole app, remembered in this browser (voice-level-storage.ts).
 import { useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { VOICE_VOLUME_DEFAULT } from '../../../../shared/voice-volume';
 import { SpeechPlayer } from '../speech/speech-player';
+import { readVoiceLevel, toSliderStep, writeVoiceLevel } from './voice-level-storage';
 
-export function useSpeechPlayer(personalityId: string, hooks: { onPlaybackStart?: (replyId: string) => void } = {}) {
-  const [volume, setVolumeState] = useState(VOICE_VOLUME_DEFAULT);
-  const [muted, setMuted] = useState(false);
+export interface SpeechPlayerHooks {
+  onPlaybackStart?: (replyId: string) => void;
+  /**
+   * Keep what was spoken so Replay plays it without new synthesis (the default: Self-paced Chat).
+   * An open-mic call has no Replay and would hold every sentence for the whole call: false.
+   */
+  keepForReplay?: boolean;
+}
+
+export function useSpeechPlayer(personalityId: string, hooks: SpeechPlayerHooks = {}) {
+  const [initialLevel] = useState(readVoiceLevel);
+  const [volume, setVolumeState] = useState(initialLevel.volume);
+  const [muted, setMuted] = useState(initialLevel.muted);
   const [active, setActive] = useState(false);
   const [autoplayBlocked, setAutoplayBlocked] = useState(false);
   const level = useRef({ volume, muted });
@@ -19,6 +31,7 @@ export function useSpeechPlayer(personalityId: string, hooks: { onPlaybackStart?
     () =>
       new SpeechPlayer({
         personalityId,
+        keepForReplay: hooks.keepForReplay ?? true,
         level: () => level.current,
         onActiveChange: setActive,
         onAutoplayBlocked: setAutoplayBlocked,
@@ -29,20 +42,21 @@ export function useSpeechPlayer(personalityId: string, hooks: { onPlaybackStart?
   useEffect(() => () => player.dispose(), [player]);
   useEffect(() => player.levelChanged(), [player, volume, muted]);
 
+  const setLevel = (next: { volume: number; muted: boolean }) => {
+    setVolumeState(next.volume);
+    setMuted(next.muted);
+    writeVoiceLevel(next);
+  };
+
   const setVolume = (next: number) => {
-    const v = Math.round(Math.min(1, Math.max(0, next)) * 10) / 10;
-    setVolumeState(v);
-    setMuted(v === 0);
+    const v = toSliderStep(next);
+    setLevel({ volume: v, muted: v === 0 });
   };
 
   const toggleMute = () => {
-    if (muted) {
-      setMuted(false);
-      // Unmuting a slider left at 0 brings back the default, or nothing would be heard.
-      if (volume === 0) setVolumeState(VOICE_VOLUME_DEFAULT);
-    } else {
-      setMuted(true);
-    }
+    // Unmuting a slider left at 0 brings back the default, or nothing would be heard.
+    if (muted) setLevel({ volume: volume === 0 ? VOICE_VOLUME_DEFAULT : volume, muted: false });
+    else setLevel({ volume, muted: true });
   };
 
   return { player, volume, muted, active, autoplayBlocked, setVolume, toggleMute };

@@ -74,7 +74,8 @@ export function useOpenMic(options: OpenMicOptions) {
   // The longest turn the server transcribes: the hands-free loop cuts longer speech into turns.
   const maxTurnSeconds = useVoiceCapabilities().data?.limits.maxRecordingSeconds ?? DEFAULT_MAX_TURN_SECONDS;
 
-  const speech = useSpeechPlayer(personality.id, { onPlaybackStart: (replyId) => loop.current?.playbackStarted(replyId) });
+  // A call has no Replay: nothing is kept of its replies (an hour's call would keep hundreds of MB).
+  const speech = useSpeechPlayer(personality.id, { keepForReplay: false, onPlaybackStart: (replyId) => loop.current?.playbackStarted(replyId) });
   useEffect(() => loop.current?.setSpeaking(speech.active), [speech.active]);
   useEffect(() => call.current?.setVolume(speech.muted ? 0 : speech.volume * PLAYBACK_GAIN), [speech.volume, speech.muted]);
 

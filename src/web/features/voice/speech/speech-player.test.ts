@@ -6,9 +6,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '../../../../shared/messages';
+import { encodeWav } from '../audio/wav-encoder';
 import { SpeechPlayer } from './speech-player';
 
+/** A short sentence's audio: 0.1 s of quiet 16 kHz WAV. */
+const sentenceWav = () => Buffer.from(encodeWav(new Float32Array(1600), 16000));
+
 type Answer =
+  | { kind: 'audio' }
   | { kind: 'cut'; provider: string }
   | { kind: 'error'; status: number; code: string; message: string };
 
@@ -25,6 +30,9 @@ beforeAll(async () => {
       requests.push({ path: req.url ?? '', text: JSON.parse(Buffer.concat(parts).toString('utf8')).text });
       if (answer.kind === 'error') {
         return void res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: answer.code, message: answer.message } }));
+      }
+      if (answer.kind === 'audio') {
+        return void res.writeHead(200, { 'content-type': 'audio/wav', 'x-voice-provider': 'openai', 'x-voice-id': 'nova', 'x-voice-volume': '1' }).end(sentenceWav());
       }
       // The provider's audio started, then its connection was cut: the server cuts the client's.
       res.writeHead(200, { 'content-type': 'audio/mpeg', 'x-voice-provider': answer.provider, 'x-voice-id': 'nova', 'x-voice-volume': '1', 'transfer-encoding': 'chunked' });
@@ -127,5 +135,104 @@ describe('refusals show the server\'s message', () => {
       expect(await speakOne('Are you there?'), code).toEqual([message]);
       expect(spoken, code).toEqual([]);
     }
+  });
+});
+
+describe('what a player keeps for replay', () => {
+  /** Object URLs made for the audio and not yet revoked (each one keeps its audio alive). */
+  let liveUrls: Set<string>;
+  let played: number;
+
+  beforeEach(() => {
+    answer = { kind: 'audio' };
+    liveUrls = new Set();
+    played = 0;
+    let made = 0;
+    // jsdom has no object URLs and plays no media: a URL is a name, and a clip "plays" to its end at once.
+    vi.spyOn(URL, 'createObjectURL').mockImplementation(() => {
+      const url = `blob:test/${++made}`;
+      liveUrls.add(url);
+      return url;
+    });
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation((url) => void liveUrls.delete(url));
+    vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function (this: HTMLMediaElement) {
+      played += 1;
+      setTimeout(() => {
+        this.dispatchEvent(new Event('playing'));
+        this.dispatchEvent(new Event('ended'));
+      }, 0);
+      return Promise.resolve();
+    });
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  function player(keepForReplay: boolean) {
+    let settle: (() => void) | null = null;
+    const errors: string[] = [];
+    const p = new SpeechPlayer({
+      personalityId: 'p-1',
+      keepForReplay,
+      level: () => ({ volume: 0.7, muted: false }),
+      onActiveChange: (active) => {
+        if (!active) settle?.();
+      },
+      onAutoplayBlocked: () => {},
+      onError: (message) => errors.push(message),
+    });
+    /** Runs `action` and resolves once the player has played everything it queued. */
+    const untilIdle = (action: () => void) => {
+      const idle = new Promise<void>((resolve) => (settle = resolve));
+      action();
+      return idle;
+    };
+    return { player: p, untilIdle, errors };
+  }
+
+  const turnSentence = (index: number, text: string) => ({ type: 'speech' as const, index, text, mime: 'audio/wav', audio: sentenceWav().toString('base64'), volume: 1, provider: 'openai' });
+
+  it("Self-paced Chat: Replay plays what was spoken without new synthesis; closing the player lets it go", async () => {
+    const { player: selfPaced, untilIdle, errors } = player(true);
+    await untilIdle(() => {
+      selfPaced.speak('reply-1', 'First sentence.');
+      selfPaced.speak('reply-1', 'Second sentence.');
+      selfPaced.endReply('reply-1');
+    });
+    expect(requests).toHaveLength(2);
+    expect(played).toBe(2);
+    // Kept as audio, not as object URLs: none is left once its sentence has played.
+    expect(liveUrls.size).toBe(0);
+
+    await untilIdle(() => selfPaced.replay('reply-1', ['First sentence.', 'Second sentence.']));
+    expect(requests).toHaveLength(2);
+    expect(played).toBe(4);
+    expect(liveUrls.size).toBe(0);
+
+    selfPaced.dispose();
+    // Nothing is held any more: a replay now has to synthesize the sentences again.
+    await untilIdle(() => selfPaced.replay('reply-1', ['First sentence.', 'Second sentence.']));
+    expect(requests).toHaveLength(4);
+    expect(errors).toEqual([]);
+    selfPaced.dispose();
+  });
+
+  it('an open-mic call: keeps no clip of what was spoken, and no object URL outlives its sentence', async () => {
+    const { player: call, untilIdle, errors } = player(false);
+    await untilIdle(() => {
+      call.speakTurn('reply-1', turnSentence(0, 'Hello there.'));
+      // A streamed sentence: its first bytes, then the rest.
+      const wav = sentenceWav();
+      call.speakTurn('reply-1', { ...turnSentence(1, 'How are you?'), audio: wav.subarray(0, 100).toString('base64'), more: true });
+      call.speakTurn('reply-1', { type: 'speech-more', index: 1, audio: wav.subarray(100).toString('base64') });
+      call.speakTurn('reply-1', turnSentence(2, 'Tell me more.'));
+      call.endReply('reply-1');
+    });
+    expect(played).toBe(3);
+    expect(liveUrls.size).toBe(0);
+
+    // Nothing was kept: a replay could only synthesize the sentences afresh.
+    await untilIdle(() => call.replay('reply-1', ['Hello there.']));
+    expect(requests).toEqual([{ path: '/api/personalities/p-1/voice/speech', text: 'Hello there.' }]);
+    expect(errors).toEqual([]);
+    call.dispose();
   });
 });

@@ -1,7 +1,9 @@
 // Speaks replies sentence by sentence, in order. Audio for the next sentences is fetched while
 // the current one plays (a few ahead, not the whole reply: a stopped reply spends little), so
-// the first sentence is heard as soon as it exists and the rest follow without gaps. Each
-// spoken reply is kept (object URLs) so it can be replayed. Failures follow the spec: an OpenAI
+// the first sentence is heard as soon as it exists and the rest follow without gaps. Self-paced
+// Chat's player keeps each spoken reply's audio (Blobs, not decoded) so Replay plays it again; an
+// open-mic call's keeps nothing (no Replay there, and a long call would hold every sentence). An
+// object URL lives only while its sentence plays. Failures follow the spec: an OpenAI
 // or embedded voice failure is spoken by the browser (rate 0.9, pitch 1), whether the provider
 // refused at once or its audio broke off on the way; an ElevenLabs failure, a spent daily limit or
 // a rate limit is a message (the server's) and the rest of that reply stays silent.
@@ -15,7 +17,7 @@ import { wavToAudioBuffer } from '../audio/wav-samples';
 import { ArrivingWav } from '../audio/arriving-wav';
 import { BROWSER_VOICE_CODES, type TurnAudioEvent, type TurnSpeechEvent } from '../../../../shared/voice-turn-stream';
 
-type AudioClip = { kind: 'audio'; url: string; blob: Blob; multiplier: number; decoded?: Promise<AudioBuffer | null> };
+type AudioClip = { kind: 'audio'; blob: Blob; multiplier: number; decoded?: Promise<AudioBuffer | null> };
 
 export type Clip =
   | AudioClip
@@ -33,6 +35,8 @@ interface QueueItem {
 
 export interface SpeechPlayerOptions {
   personalityId: string;
+  /** Keep what was spoken for replay() without new synthesis (default true); false for an open-mic call. */
+  keepForReplay?: boolean;
   /** The listener's current volume and mute (read at each sentence and on every change). */
   level(): { volume: number; muted: boolean };
   /** True while anything is queued or playing. */
@@ -78,8 +82,10 @@ export class SpeechPlayer {
   private currentMultiplier = 1;
   private unblock: (() => void) | null = null;
   private failedReplies = new Set<string>();
+  /** Replies of which something was heard, until their chime (a reply that failed part-way still gets one). */
+  private heard = new Set<string>();
+  /** What was spoken, by reply, for replay (only when keepForReplay). */
   private spoken = new Map<string, Clip[]>();
-  private urls: string[] = [];
 
   constructor(private readonly options: SpeechPlayerOptions) {}
 
@@ -161,6 +167,7 @@ export class SpeechPlayer {
     this.fetches.abort();
     this.fetches = new AbortController();
     this.queue = [];
+    this.heard.clear();
     for (const audio of this.arriving.values()) audio.end();
     this.arriving.clear();
     if (this.current) {
@@ -189,10 +196,9 @@ export class SpeechPlayer {
     if (this.source) this.source.gain.gain.value = this.volumeFor(this.currentMultiplier);
   }
 
+  /** Stops, and lets go of everything kept for replay. */
   dispose() {
     this.stop();
-    for (const url of this.urls) URL.revokeObjectURL(url);
-    this.urls = [];
     this.spoken.clear();
   }
 
@@ -214,11 +220,9 @@ export class SpeechPlayer {
     const generation = this.generation;
     try {
       const audio = await synthesize(this.options.personalityId, item.text, this.fetches.signal);
-      const url = URL.createObjectURL(audio.blob);
-      this.urls.push(url);
       // Decoded while the sentences before it play: the call's player starts it without waiting.
       const decoded = this.runningContext() ? this.decode(audio.blob) : undefined;
-      return { kind: 'audio', url, blob: audio.blob, multiplier: audio.multiplier, decoded };
+      return { kind: 'audio', blob: audio.blob, multiplier: audio.multiplier, decoded };
     } catch (err) {
       if (generation !== this.generation) return { kind: 'silent' };
       if (err instanceof ApiError) return this.failedClip(item.replyId, item.text, err);
@@ -248,16 +252,29 @@ export class SpeechPlayer {
     return this.bytesClip(fromBase64(speech.audio), speech.mime, speech.volume);
   }
 
-  /** A whole sentence's audio, kept for replay and decoded at once when a call's context runs. */
+  /** A whole sentence's audio, decoded at once when a call's context runs. */
   private bytesClip(bytes: Uint8Array<ArrayBuffer>, mime: string, multiplier: number): AudioClip {
     const blob = new Blob([bytes], { type: mime });
-    const url = URL.createObjectURL(blob);
-    this.urls.push(url);
     const context = this.runningContext();
     // WAV is copied into a buffer at once; anything else is decoded (the blob keeps its own copy of the bytes).
     const samples = context ? wavToAudioBuffer(context, bytes) : null;
     const decoded = samples ? Promise.resolve(samples) : context ? context.decodeAudioData(bytes.buffer).catch(() => null) : undefined;
-    return { kind: 'audio', url, blob, multiplier, decoded };
+    return { kind: 'audio', blob, multiplier, decoded };
+  }
+
+  /**
+   * A sentence that played, kept for replay: its audio as a Blob only (a decoded AudioBuffer is
+   * several times larger, and replay decodes again if it needs to); a streamed one as one file.
+   */
+  private keepForReplay(replyId: string, clip: Clip) {
+    if (this.options.keepForReplay === false) return;
+    const kept: Clip =
+      clip.kind === 'stream'
+        ? { kind: 'audio', blob: new Blob([clip.audio.bytes()], { type: clip.mime }), multiplier: clip.multiplier }
+        : clip.kind === 'audio'
+          ? { kind: 'audio', blob: clip.blob, multiplier: clip.multiplier }
+          : clip;
+    this.spoken.set(replyId, [...(this.spoken.get(replyId) ?? []), kept]);
   }
 
   private async run() {
@@ -270,23 +287,21 @@ export class SpeechPlayer {
       if (item.kind === 'chime') {
         const { volume, muted } = this.options.level();
         // Only after something was heard of this reply.
-        if (!this.failedReplies.has(item.replyId) || this.spoken.has(item.replyId)) {
+        if (!this.failedReplies.has(item.replyId) || this.heard.has(item.replyId)) {
           const chime = playChime(muted ? 0 : volume, this.runningContext());
           this.chime = chime;
           await chime.done;
           if (this.chime === chime) this.chime = null;
         }
+        this.heard.delete(item.replyId);
       } else {
         this.prefetch();
         const clip = await (item.clip ?? this.fetchClip(item));
         if (generation !== this.generation) return;
         if (!this.failedReplies.has(item.replyId) || clip.kind !== 'silent') {
           const played = await this.play(clip, generation, item.replyId);
-          if (played && !item.replyId.includes('#replay-')) {
-            // A streamed sentence is kept whole, as one file, for replay.
-            const kept = clip.kind === 'stream' ? this.bytesClip(clip.audio.bytes(), clip.mime, clip.multiplier) : clip;
-            this.spoken.set(item.replyId, [...(this.spoken.get(item.replyId) ?? []), kept]);
-          }
+          if (played) this.heard.add(item.replyId);
+          if (played && !item.replyId.includes('#replay-')) this.keepForReplay(item.replyId, clip);
         }
       }
       if (generation !== this.generation) return;
@@ -434,11 +449,21 @@ export class SpeechPlayer {
     return ok;
   }
 
+  /** Through an <audio> element, from an object URL that lives only while it plays (it keeps the audio alive). */
   private async playElement(clip: Extract<Clip, { kind: 'audio' }>, generation: number, replyId: string): Promise<boolean> {
-    const el = new Audio(clip.url);
+    const url = URL.createObjectURL(clip.blob);
+    try {
+      return await this.playElementFrom(url, clip.multiplier, generation, replyId);
+    } finally {
+      URL.revokeObjectURL(url);
+    }
+  }
+
+  private async playElementFrom(url: string, multiplier: number, generation: number, replyId: string): Promise<boolean> {
+    const el = new Audio(url);
     this.current = el;
-    this.currentMultiplier = clip.multiplier;
-    el.volume = this.volumeFor(clip.multiplier);
+    this.currentMultiplier = multiplier;
+    el.volume = this.volumeFor(multiplier);
     el.addEventListener('playing', () => this.options.onPlaybackStart?.(replyId), { once: true });
     const finished = new Promise<boolean>((resolve) => {
       el.addEventListener('ended', () => resolve(true), { once: true });
