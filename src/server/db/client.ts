@@ -108,6 +108,7 @@ async function openPostgres(url: string, logger: Logger | undefined, queryTimeou
   // listener that is an uncaught exception that would take the whole server down. The next query
   // simply opens a new connection, so a warning is all it deserves.
   pool.on('error', (err) => logger?.warn('a database connection was closed by the server; it will be replaced', err.message));
+  pool.on('connect', (client) => dropWhenUnanswered(client, logger));
   const db = drizzle(pool, { schema }) as unknown as Database;
   let hasVector = false;
   let vectorStore: VectorStore = 'bytea';
@@ -127,6 +128,7 @@ async function openPostgres(url: string, logger: Logger | undefined, queryTimeou
     // migrations, or building an index on a large table, may rightly take longer than a request.
     migrate: async () => {
       const migrationPool = new pg.default.Pool({ ...connection, max: 2 }); // the lock's, and the migrations'
+      migrationPool.on('error', (err) => logger?.warn('a database connection was closed by the server during migrations', err.message));
       const migrationDb = drizzle(migrationPool, { schema }) as unknown as Database;
       try {
         await withAdvisoryLock(migrationPool, MIGRATION_LOCK, async () => {
@@ -146,6 +148,29 @@ async function openPostgres(url: string, logger: Logger | undefined, queryTimeou
     },
     close: () => pool.end(),
   };
+}
+
+/**
+ * A pooled connection whose statement went unanswered past the query timeout is closed, so the
+ * pool replaces it. pg only fails the statement: inside a transaction the ROLLBACK behind it is not
+ * sent either, drizzle hands the connection back as if healthy, and once the network heals every
+ * statement on it runs inside that forgotten transaction and is never committed. Also, a checked-out
+ * connection whose socket dies emits 'error' on itself (pg-pool listens only while it is idle):
+ * without a listener that would end the process.
+ */
+function dropWhenUnanswered(client: import('pg').PoolClient, logger?: Logger) {
+  client.on('error', (err) => logger?.warn('a database connection failed; it will be replaced', err.message));
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const watched = (...args: unknown[]) => {
+    const result = query(...args);
+    if (result instanceof Promise) {
+      result.catch((err: unknown) => {
+        if (err instanceof Error && err.message === 'Query read timeout') (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+      });
+    }
+    return result;
+  };
+  client.query = watched as typeof client.query;
 }
 
 /** The advisory lock migrations run under: (class, id) chosen for Kindred, same in every process. */

@@ -15,9 +15,14 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-/** A TCP relay to PostgreSQL that can stop relaying (both ways) while keeping connections open. */
+/**
+ * A TCP relay to PostgreSQL that can stall (both ways) while keeping connections open. What is sent
+ * meanwhile is held and delivered when it heals, as TCP does once a paused host or a broken path
+ * comes back.
+ */
 async function stallableRelay(target: URL) {
   let stalled = false;
+  const held: (() => void)[] = [];
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(target.port || 5432), target.hostname);
@@ -26,9 +31,13 @@ async function stallableRelay(target: URL) {
       s.on('error', () => undefined);
       s.on('close', () => sockets.delete(s));
     }
-    // Bytes that arrive while stalled are dropped, as a black-holed network would.
-    client.on('data', (d) => void (stalled || upstream.write(d)));
-    upstream.on('data', (d) => void (stalled || client.write(d)));
+    const relay = (to: net.Socket) => (d: Buffer) => {
+      const send = () => void (to.destroyed || to.write(d));
+      if (stalled) held.push(send);
+      else send();
+    };
+    client.on('data', relay(upstream));
+    upstream.on('data', relay(client));
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
@@ -41,7 +50,10 @@ async function stallableRelay(target: URL) {
       u.port = String(port);
       return u.toString();
     },
-    stall: (on: boolean) => void (stalled = on),
+    stall: (on: boolean) => {
+      stalled = on;
+      if (!on) for (const send of held.splice(0)) send();
+    },
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -72,6 +84,41 @@ describe.skipIf(!adminUrl)('PostgreSQL query timeout', () => {
     // The stalled connection was dropped: the next statement gets a connection that answers.
     const res = (await handle.db.execute(sql`select 3 as n`)) as unknown as { rows: { n: number }[] };
     expect(res.rows[0]!.n).toBe(3);
+  });
+
+  it('a transaction left unanswered fails, and what is written after it is saved (not inside it)', async () => {
+    const scratch = await createScratchDatabase(adminUrl!);
+    cleanups.push(() => scratch.drop());
+    const relay = await stallableRelay(new URL(scratch.databaseUrl));
+    cleanups.push(() => relay.close());
+    const handle = await openDatabase({ databaseUrl: relay.url(scratch.databaseUrl), queryTimeoutMs: 500 });
+    cleanups.push(() => handle.close());
+    await handle.db.execute(sql`create table kept (n int)`);
+
+    const failed = await handle.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`select 1`);
+        relay.stall(true);
+        await tx.execute(sql`insert into kept values (0)`);
+      })
+      .then(
+        () => false,
+        () => true,
+      );
+    expect(failed).toBe(true);
+    // Longer than two timeouts (the statement's and its ROLLBACK's), then the network heals.
+    await new Promise((r) => setTimeout(r, 1500));
+    relay.stall(false);
+
+    for (const n of [1, 2, 3]) await handle.db.execute(sql`insert into kept values (${n})`).catch(() => undefined);
+    await handle.db.execute(sql`insert into kept values (4)`);
+    // Seen from a connection of its own: committed, not held in the transaction that timed out.
+    const other = new pg.Client({ connectionString: scratch.databaseUrl });
+    await other.connect();
+    cleanups.push(() => other.end());
+    const seen = (await other.query('select n from kept order by n')).rows.map((r: { n: number }) => r.n);
+    expect(seen).toContain(4);
+    expect(seen).not.toContain(0);
   });
 
   it('lets migrations wait for another process longer than the query timeout', async () => {
