@@ -3,7 +3,8 @@
 // once the slots are full new clones fail; so a removal that fails for a reason that may pass
 // (ElevenLabs unreachable, a timeout, a 5xx or 429, a key the operator may yet correct) is handed
 // to a durable job that retries with backoff in whichever process claims it, as stored files are
-// (documents/storage-cleanup.ts). The person's request never waits for, or fails on, ElevenLabs.
+// (documents/storage-cleanup.ts). The person's request never fails on ElevenLabs, and waits for it
+// at most INLINE_BUDGET_MS.
 import type { Database } from '../../db/client';
 import type { Logger } from '../../lib/logger';
 import { enqueueJob } from '../../jobs/jobs.repository';
@@ -42,7 +43,27 @@ function reasonOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-export function createVoiceCloneCleanup(deps: { db: Database; logger: Logger; cloning?: VoiceCloning }): VoiceCloneCleanup {
+/**
+ * How long a person's delete (or new clone) waits for ElevenLabs to remove the old voice before it
+ * answers and leaves the removal to the job: the SDK's own timeout is 120 s, past a proxy's.
+ */
+const INLINE_BUDGET_MS = 5000;
+
+class InlineBudgetSpent extends Error {
+  constructor() {
+    super('ElevenLabs did not answer in time');
+  }
+}
+
+/** `work` (which goes on regardless: a late success makes the job's DELETE a 404, i.e. done), or a timeout. */
+function withinInlineBudget(work: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const spent = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new InlineBudgetSpent()), ms)));
+  work.catch(() => undefined); // a failure after the budget is the job's to retry
+  return Promise.race([work, spent]).finally(() => clearTimeout(timer));
+}
+
+export function createVoiceCloneCleanup(deps: { db: Database; logger: Logger; cloning?: VoiceCloning; inlineBudgetMs?: number }): VoiceCloneCleanup {
   let wake = () => {};
 
   async function queueRemoval(voiceId: string) {
@@ -80,7 +101,7 @@ export function createVoiceCloneCleanup(deps: { db: Database; logger: Logger; cl
     async remove(voiceId) {
       if (!deps.cloning) return;
       try {
-        await deps.cloning.remove(voiceId);
+        await withinInlineBudget(deps.cloning.remove(voiceId), deps.inlineBudgetMs ?? INLINE_BUDGET_MS);
       } catch (err) {
         if (!mayPassLater(err)) {
           deps.logger.warn(`could not remove cloned voice ${voiceId} at ElevenLabs; remove it in the ElevenLabs account`, reasonOf(err));

@@ -15,13 +15,15 @@ import { createPersonality } from '../conversations/conversations.test-support';
 import { postFileForm } from '../documents/documents.test-support';
 
 /** How the line answers DELETE /v1/voices/{id}; everything else always reaches the fake. */
-type DeleteAnswer = 'forward' | 'unreachable' | 'unavailable' | 'gone' | 'bad-key';
+type DeleteAnswer = 'forward' | 'unreachable' | 'silent' | 'unavailable' | 'gone' | 'bad-key';
 
 interface ElevenLabsLine {
   url: string;
   deleteAnswer: DeleteAnswer;
   /** Every DELETE that came down the line, with how it was answered. */
   deletes: { voiceId: string; answer: DeleteAnswer }[];
+  /** DELETEs answered 'silent', still waiting. */
+  unanswered: http.ServerResponse[];
   close(): Promise<void>;
 }
 
@@ -39,6 +41,7 @@ async function startElevenLabsLine(fakeUrl: string): Promise<ElevenLabsLine> {
       const answer = line.deleteAnswer;
       line.deletes.push({ voiceId: decodeURIComponent(voice[1]!), answer });
       if (answer === 'unreachable') return void req.socket.destroy();
+      if (answer === 'silent') return void line.unanswered.push(res); // accepted, never answered
       if (answer !== 'forward') {
         const { status, detail } = ANSWERS[answer];
         return void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ detail }));
@@ -56,6 +59,7 @@ async function startElevenLabsLine(fakeUrl: string): Promise<ElevenLabsLine> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     deleteAnswer: 'forward',
     deletes: [],
+    unanswered: [],
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -147,6 +151,23 @@ describe('a cloned voice that cannot be removed at ElevenLabs right now', () => 
     await waitFor('the job is done', async () => (await cleanupJobs(s.server, voiceId)).length === 0);
     expect(s.server.logs.some((l) => l.includes(`gave up removing cloned voice ${voiceId}`))).toBe(false);
   });
+
+  it('ElevenLabs that never answers: the delete answers anyway (after a short wait, not the SDK\'s 120 s), and the job removes the voice later', async () => {
+    const id = await createPersonality(owner, 'Grandma');
+    const voiceId = await cloneVoice(owner, id);
+    s.line.deleteAnswer = 'silent';
+
+    expect((await owner.delete(`/api/personalities/${id}`)).status).toBe(200);
+    // Answered while ElevenLabs still has not answered the removal.
+    expect(s.line.unanswered.length).toBeGreaterThan(0);
+    expect(s.line.unanswered.every((res) => !res.writableEnded)).toBe(true);
+    expect(await cleanupJobs(s.server, voiceId)).toHaveLength(1);
+
+    // ElevenLabs comes back: the removals left hanging break off, and the job's retry gets through.
+    s.line.deleteAnswer = 'forward';
+    for (const res of s.line.unanswered.splice(0)) res.destroy();
+    await waitFor('the fake removed the voice', () => s.fake.deletedVoices.includes(voiceId), 60_000);
+  }, 90_000);
 
   it('clone replaced while ElevenLabs answers DELETE with 503: the new clone is in use, and a job removes the old one once ElevenLabs answers', async () => {
     const id = await createPersonality(owner, 'Nan');
