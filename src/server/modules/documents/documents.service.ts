@@ -184,7 +184,10 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         payload: { ...payload },
         maxAttempts: deps.maxAttempts,
       });
-      const queued = created || (asksForMore(payload, job.payload as Partial<ProcessPayload>) && (await replaceQueuedJob(tx, job.id, { ...payload })));
+      // `job` can be missing on PostgreSQL: the running job finished (and was deleted) between the
+      // insert that met it and the read of it. Nothing is then queued; the person may ask again.
+      const waiting = job as typeof job | undefined;
+      const queued = created || (waiting !== undefined && asksForMore(payload, waiting.payload as Partial<ProcessPayload>) && (await replaceQueuedJob(tx, waiting.id, { ...payload })));
       if (queued) await repo.setProcessing(tx, documentId, { state: 'queued', progress: 0, error: null });
       return queued;
     });

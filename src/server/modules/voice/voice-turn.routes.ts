@@ -115,6 +115,10 @@ export function voiceTurnRoutes(deps: VoiceTurnDeps) {
     const run = await timed(c, 'prepare', () =>
       deps.startChat(viewer, id, { ...input, message, pronunciationReport: transcript.pronunciation }, performance.now()),
     );
+    // Withdrawn before its exchange began (open mic: the person went on speaking, and the page will
+    // send this audio again joined to what followed): nothing is saved, so that joined turn is the
+    // only question. (Saving starts with the exchange's events, below.)
+    if (c.req.raw.signal.aborted) return c.body(null, 204);
 
     const abort = new AbortController();
     const requestSignal = c.req.raw.signal;

@@ -6,8 +6,9 @@
 // cancels the model call and the speech being synthesized).
 //
 // A pause is not always the end of what someone means to say. Going on while the turn is still
-// being transcribed withdraws it (the server has saved nothing of it yet) and its audio becomes the
-// start of the next turn: one question, one reply. Once its words are back, the server keeps the
+// being transcribed withdraws it (the server saves nothing of a turn cancelled before its exchange
+// began; only a cancel still on the wire as the reply starts can leave its question saved) and its
+// audio becomes the start of the next turn: one question, one reply. Once its words are back, the server keeps the
 // question, so it stays a turn of its own. A turn is never longer than the server takes
 // (VOICE_MAX_RECORDING_SECONDS): speech that reaches it is sent as a turn, and what follows is the next.
 import { ApiError } from '../../../lib/api-client';
