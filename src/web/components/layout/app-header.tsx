@@ -31,10 +31,12 @@ export function AppHeader({ user, isAdmin, isLoading, onSignOut, signingOut, fee
           className="flex min-w-0 items-center gap-2.5 rounded-lg outline-none focus-visible:ring-2 focus-visible:ring-ring"
         >
           <KindredLogo />
-          <span className="font-display text-2xl font-semibold tracking-tight mystical-text">Kindred</span>
+          {/* On the narrowest phones the logo stands alone (the word stays its name): with Feedback,
+              Admin and Sign Out beside it, it ran under the buttons. */}
+          <span className="font-display text-2xl font-semibold tracking-tight mystical-text max-[399px]:sr-only">Kindred</span>
         </Link>
 
-        <nav aria-label="Account" className="flex items-center gap-1.5 sm:gap-2">
+        <nav aria-label="Account" className="flex shrink-0 items-center gap-1.5 sm:gap-2">
           {feedback}
           {user && isAdmin && <AdminButton />}
           {isLoading ? (
@@ -51,7 +53,7 @@ export function AppHeader({ user, isAdmin, isLoading, onSignOut, signingOut, fee
               {account}
               <Button variant="outline" size="sm" onClick={onSignOut} disabled={signingOut}>
                 <LogOut aria-hidden="true" />
-                Sign Out
+                <span className={label}>Sign Out</span>
               </Button>
             </>
           ) : (

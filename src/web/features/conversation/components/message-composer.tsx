@@ -68,6 +68,8 @@ export const MessageComposer = forwardRef<HTMLTextAreaElement, Props>(function M
         value={value}
         onChange={(e) => onChange(e.target.value)}
         onKeyDown={onKeyDown}
+        // Enter sends (the spec): a phone's keyboard labels its key so, as Send is often below it.
+        enterKeyHint="send"
         rows={2}
         disabled={disabled}
         placeholder={`Message ${personalityName}…`}

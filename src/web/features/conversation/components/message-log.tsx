@@ -80,7 +80,10 @@ export function MessageLog({ messages, personalityName, personalityId, avatarUrl
           atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
           setBelow(!atBottom.current);
         }}
-        className="h-[clamp(18rem,calc(100dvh-28rem),44rem)] overflow-y-auto overscroll-contain rounded-lg bg-muted/40 p-3 outline-none focus-visible:ring-2 focus-visible:ring-ring sm:p-4"
+        // At least 18rem, except on a short screen (a phone in landscape: 360 px), where a log
+        // taller than the screen under the fixed header left no way to swipe down to the message
+        // box; there the page scrolls on past its end too (no overscroll-contain).
+        className="h-[clamp(18rem,calc(100dvh-28rem),44rem)] overflow-y-auto overscroll-contain [@media(max-height:520px)]:h-[clamp(8rem,calc(100dvh-14rem),18rem)] [@media(max-height:520px)]:overscroll-auto rounded-lg bg-muted/40 p-3 outline-none focus-visible:ring-2 focus-visible:ring-ring sm:p-4"
       >
         {notice && (
           <p className="mx-auto mb-4 max-w-md text-center text-xs text-muted-foreground" data-testid="offline-notice">

@@ -49,7 +49,10 @@ export function DocumentsModal({ personalityId, personalityName, reference, onCl
 }
 
 // The title and tabs stay in place; only the open tab scrolls (long lists, the chunk viewer).
-const tabBodyClass = '-mx-1 min-h-0 min-w-0 overflow-y-auto px-1 pb-1';
+// `relative`: what is absolutely placed inside (a checkbox's hidden native input) is placed in this
+// scrolling panel, not in the dialog, which it would stretch: on a phone the dialog itself then
+// scrolled its title and tabs away into a blank panel.
+const tabBodyClass = 'relative -mx-1 min-h-0 min-w-0 overflow-y-auto px-1 pb-1';
 
 /** Not visible (404), not owned (403) or not signed in (401): all mean "not yours to manage". */
 function isDenied(err: unknown) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FEEDBACK_CATEGORIES } from '../../../../shared/limits';
 import { fakeApi } from '../../../test-support/fake-api';
@@ -83,6 +83,24 @@ describe('feedback dialog', () => {
     await user.click(submitButton());
     await waitFor(() => expect(api.callsTo('POST', '/api/feedback')).toHaveLength(1));
     expect(api.callsTo('POST', '/api/feedback')[0]!.body).toMatchObject({ category: 'general', rating: null, feedback: 'Fine' });
+  });
+
+  it('a star tapped again on a touch screen clears the rating and its stars go out', async () => {
+    fakeApi();
+    await openDialog();
+    // A tap: focus and a pointer over the star, then a click; no pointer ever leaves it.
+    const tap = (el: HTMLElement) => {
+      act(() => el.focus());
+      fireEvent.mouseEnter(el);
+      fireEvent.click(el);
+    };
+    const four = screen.getByRole('button', { name: '4 - Very Good' });
+    tap(four);
+    expect(screen.getByTestId('rating-label')).toHaveTextContent('Very Good');
+    tap(four);
+    expect(screen.getByTestId('rating-label')).toHaveTextContent('No rating');
+    const lit = screen.getAllByRole('button', { name: /^\d - / }).filter((star) => star.querySelector('svg')?.classList.contains('fill-gold'));
+    expect(lit).toEqual([]);
   });
 
   it('announces only the rating chosen, not each star focused on the way', async () => {

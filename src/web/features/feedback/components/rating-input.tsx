@@ -29,7 +29,12 @@ export function RatingInput({ value, onChange, labelledBy }: RatingInputProps) {
               aria-label={`${n} - ${label}`}
               aria-pressed={value === n}
               title={label}
-              onClick={() => onChange(value === n ? null : n)}
+              onClick={() => {
+                onChange(value === n ? null : n);
+                // The choice shows now, not a preview: a tap also focuses (and "hovers") the star,
+                // and nothing on a touch screen would take that preview away again.
+                setHovered(null);
+              }}
               onMouseEnter={() => setHovered(n)}
               onFocus={() => setHovered(n)}
               onBlur={() => setHovered(null)}
