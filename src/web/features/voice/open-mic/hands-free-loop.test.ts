@@ -390,14 +390,17 @@ describe('HandsFreeLoop: the longest turn the server takes', () => {
     expect(t.endTurn).toHaveBeenCalledTimes(1);
   });
 
-  it('a turn cut at the limit is not withdrawn by the speech that goes on; the next turn waits for its words', async () => {
-    const startTurn = vi.fn<HandsFreeDeps['startTurn']>(async (wav, signal) => {
+  /** A turn sender whose long turns (over 30 s) take 10 s to transcribe and short ones no time; each says how long it was. */
+  const slowLongTurns = () =>
+    vi.fn<HandsFreeDeps['startTurn']>(async (wav, signal) => {
       const seconds = (wav.length - 44) / 32000;
-      // The long turn takes 10 s to transcribe, the short one no time.
       if (seconds > 30) await new Promise((r) => setTimeout(r, 10_000));
       if (signal.aborted) throw new DOMException('aborted', 'AbortError');
       return scriptedTurn(STORY, `${Math.round(seconds)} s of speech`);
     });
+
+  it('a turn cut at the limit is not withdrawn by the speech that goes on; the next turn waits for its words', async () => {
+    const startTurn = slowLongTurns();
     const t = setup({ startTurn });
     await t.loop.start();
     const someone = person(t);
@@ -418,12 +421,7 @@ describe('HandsFreeLoop: the longest turn the server takes', () => {
   });
 
   it('behind a cut turn still being transcribed, a pause and more speech still join, and go after it', async () => {
-    const startTurn = vi.fn<HandsFreeDeps['startTurn']>(async (wav, signal) => {
-      const seconds = (wav.length - 44) / 32000;
-      if (seconds > 30) await new Promise((r) => setTimeout(r, 10_000));
-      if (signal.aborted) throw new DOMException('aborted', 'AbortError');
-      return scriptedTurn(STORY, `${Math.round(seconds)} s of speech`);
-    });
+    const startTurn = slowLongTurns();
     const t = setup({ startTurn });
     await t.loop.start();
     const someone = person(t);
