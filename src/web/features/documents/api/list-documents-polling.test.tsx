@@ -1,6 +1,6 @@
 // The documents list polls every 2 s while the live stream is not connected. Once the list answers
-// 401 (signed out, maybe in another tab) or 403, asking again cannot help: the polling stops
-// instead of repeating the refused request forever.
+// 401 (signed out, maybe in another tab), 403 or 404 (the personality gone), asking again cannot
+// help: the polling stops instead of repeating the refused request forever.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen } from '@testing-library/react';
 import { ada } from '../../../test-support/fake-api';
@@ -14,7 +14,7 @@ afterEach(() => vi.unstubAllGlobals());
 const listPath = `/api/personalities/${personalityId}/documents`;
 const pollPeriods = (n: number) => new Promise((r) => setTimeout(r, n * 2000 + 600));
 
-function signedOutAfterFirstList(status: 401 | 403) {
+function signedOutAfterFirstList(status: 401 | 403 | 404) {
   let signedOut = false;
   const api = stubDocumentsApi({
     user: ada,
@@ -31,6 +31,19 @@ describe('documents polling after the session ended', () => {
     renderApp(<DocumentsTab personalityId={personalityId} />);
     expect(await screen.findByText('notes.txt')).toBeInTheDocument();
     signOut();
+
+    await pollPeriods(1);
+    const afterFirstRefusal = api.callsTo('GET', listPath).length;
+    expect(afterFirstRefusal).toBeGreaterThanOrEqual(2);
+    await pollPeriods(2);
+    expect(api.callsTo('GET', listPath)).toHaveLength(afterFirstRefusal);
+  }, 15_000);
+
+  it('stops polling once the list answers 404 (the personality was deleted or unshared meanwhile)', async () => {
+    const { api, signOut: deleteElsewhere } = signedOutAfterFirstList(404);
+    renderApp(<DocumentsTab personalityId={personalityId} />);
+    expect(await screen.findByText('notes.txt')).toBeInTheDocument();
+    deleteElsewhere();
 
     await pollPeriods(1);
     const afterFirstRefusal = api.callsTo('GET', listPath).length;

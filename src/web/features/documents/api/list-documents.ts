@@ -32,18 +32,19 @@ export const listDocumentsQueryOptions = (personalityId: string) =>
   });
 
 /**
- * Whether the last fetch was refused for who is asking (signed out, perhaps in another tab, or no
- * longer the owner): polling would repeat the refusal every few seconds for as long as the list is
- * open. A network failure or a server error keeps polling: those clear up by themselves.
+ * Whether the last fetch was refused for who is asking (signed out, perhaps in another tab, no
+ * longer the owner, or the personality deleted or unshared meanwhile): polling would repeat the
+ * refusal every few seconds for as long as the list is open (and each 404 makes the library read
+ * itself again). A network failure or a server error keeps polling: those clear up by themselves.
  */
 export function refusedForViewer(error: unknown): boolean {
-  return error instanceof ApiError && (error.status === 401 || error.status === 403);
+  return error instanceof ApiError && (error.status === 401 || error.status === 403 || error.status === 404);
 }
 
 /**
  * The owner's documents. `pollMs` is the fallback for live updates: set while the event stream is
  * not connected, false while it is (the stream then writes into this same cache entry), and
- * stopped after a 401 or 403 (a new sign-in starts the screens, and this list, afresh).
+ * stopped after a 401, 403 or 404 (a new sign-in starts the screens, and this list, afresh).
  */
 export function useListDocuments(personalityId: string, pollMs: number | false) {
   return useQuery({
