@@ -74,8 +74,11 @@ describe('documents views', () => {
 
   it('lists newest first with the spec statuses', async () => {
     const db = server.database.db;
-    await db.insert(personalityDocuments).values({ personalityId: pid, fileName: 'no-content.txt' });
-    await insertDocument(db, { personalityId: pid, fileName: 'unchunked.txt', content: 'Some words.' });
+    // Distinct upload times, a second apart: two rows written in the same instant (the embedded
+    // database's clock can give two statements one timestamp) have no "newest" between them.
+    const now = Date.now();
+    await db.insert(personalityDocuments).values({ personalityId: pid, fileName: 'no-content.txt', createdAt: new Date(now + 1000) });
+    await insertDocument(db, { personalityId: pid, fileName: 'unchunked.txt', content: 'Some words.', createdAt: new Date(now + 2000) });
     const list = (await owner.get(`/api/personalities/${pid}/documents`)).body.documents;
     expect(list.map((d: any) => [d.fileName, d.status, documentStatusLabel(d)])).toEqual([
       ['unchunked.txt', 'needs_chunking', 'Needs Chunking'],
