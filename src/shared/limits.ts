@@ -40,6 +40,8 @@ export const limits = {
   contextCacheMaxEntries: 10,
   contextCachePreload: 5,
   chatPreviewTtlMs: 10 * 60 * 1000,
+  /** Open mic: the withdrawn turns one turn may name in `replaces` (a chain of pauses mid-sentence). */
+  voiceTurnReplacesMax: 16,
 } as const;
 
 export const FEEDBACK_CATEGORIES = [

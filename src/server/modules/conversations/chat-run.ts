@@ -43,6 +43,8 @@ export interface Exchange {
   documentsProcessing: boolean;
   /** Phonetic mode: the report the offline responder coaches from (the model has it in the prompt). */
   pronunciation?: PronunciationReport;
+  /** Open mic: the page's id for the turn (its question's id) and the withdrawn turns it replaces. */
+  turn?: { id?: string; replaces: string[] };
 }
 
 export interface ChatRun {
@@ -70,6 +72,18 @@ export interface RunDeps {
   inFlight?: InFlight;
 }
 
+/**
+ * The saved question's id for an open-mic turn the page named: derived per person, so a page's id
+ * can never meet another person's message (nor be chosen to), and the same on every process.
+ */
+export function turnMessageId(userId: string, turnId: string): string {
+  const h = crypto.createHash('sha256').update(`voice-turn:${userId}:${turnId}`).digest();
+  h[6] = (h[6]! & 0x0f) | 0x40;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const hex = h.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 export function fallbackReply(seed: string): string {
   const replies = messages.chat.fallbackReplies;
   let h = 0;
@@ -82,13 +96,22 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
   const askedAt = clock.now();
   const isNew = viewer !== null && ex.conversationId === null;
   const conversationId = isNew ? crypto.randomUUID() : ex.conversationId;
-  const userMessageId = viewer ? crypto.randomUUID() : null;
+  const userMessageId = viewer ? (ex.turn?.id ? turnMessageId(viewer.id, ex.turn.id) : crypto.randomUUID()) : null;
 
   // Set when a save failed because the personality was deleted meanwhile (its rows went with it);
   // a conversation deleted on its own (another tab) is the ordinary "could not be saved".
   let gone = false;
   const noteIfGone = async (err: unknown) => {
     if (isForeignKeyViolation(err)) gone = !(await repo.personalityExists(db, ex.personality.id).catch(() => true));
+  };
+  // Open mic: turns withdrawn by the page whose cancel arrived as their exchange began left their
+  // question (and a reply's start) saved; this turn carries their audio, so they go once its own
+  // question is safely saved. A failure leaves a duplicate question, never a lost one: logged only.
+  const removeWithdrawn = async (asker: Viewer) => {
+    if (!ex.turn?.replaces.length) return;
+    await repo
+      .removeWithdrawnTurns(db, { userId: asker.id, personalityId: ex.personality.id, messageIds: ex.turn.replaces.map((id) => turnMessageId(asker.id, id)), before: askedAt })
+      .catch((err: unknown) => logger.warn(`could not remove withdrawn open-mic turns (personality ${ex.personality.id})`, err));
   };
   // The question and the person's message: once, beside the model call, in one statement (a new
   // conversation's row and greeting, the message, the owner's question log: repo.saveQuestion).
@@ -118,6 +141,7 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
         });
       try {
         await save(true);
+        await removeWithdrawn(viewer);
         return 'saved';
       } catch (first) {
         // The statement failed as a whole, so nothing of it was kept. The question log is not
@@ -125,6 +149,7 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
         try {
           await save(false);
           logger.warn(`could not log a question for personality ${ex.personality.id}`, first);
+          await removeWithdrawn(viewer);
           return 'saved';
         } catch (err) {
           await noteIfGone(err);

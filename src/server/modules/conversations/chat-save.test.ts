@@ -208,8 +208,8 @@ describe('the access check with the saved history', () => {
     expect(own?.history).toEqual({
       title: 'Mine',
       messages: [
-        { role: 'assistant', kind: 'greeting', content: 'Hello.' },
-        { role: 'user', kind: 'message', content: 'First question' },
+        { id: expect.any(String), role: 'assistant', kind: 'greeting', content: 'Hello.' },
+        { id: expect.any(String), role: 'user', kind: 'message', content: 'First question' },
       ],
     });
     // No conversation asked for: the access check alone.

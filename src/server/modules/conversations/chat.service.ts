@@ -18,7 +18,7 @@ import type { QuestionService } from '../questions/questions.service';
 import * as repo from './conversations.repository';
 import type { ConversationService } from './conversations.service';
 import type { InFlight } from '../../lib/in-flight';
-import { createChatRun, type ChatRun, type Exchange } from './chat-run';
+import { createChatRun, turnMessageId, type ChatRun, type Exchange } from './chat-run';
 import type { PersonaContexts } from './persona-context';
 import { boundHistory, buildMessages, buildSystemPrompt, type HistoryTurn } from './prompt-builder';
 import { pronunciationNote } from './prompt-builder';
@@ -52,6 +52,10 @@ export interface ExchangeInput {
   pronunciationReport?: PronunciationReport;
   conversationId?: string;
   conversationHistory?: HistoryItem[];
+  /** Open mic: the page's id for this turn, saved as its question's id. */
+  turnId?: string;
+  /** Open mic: withdrawn turns this one carries the audio of; what a late cancel left of them is removed. */
+  replaces?: string[];
 }
 
 export function toReference(p: Pick<RetrievedPassage, 'fileName' | 'chunkIndex' | 'similarity'> & { documentId: string }): DocumentReference {
@@ -111,7 +115,10 @@ export function createChatService(deps: ChatDeps) {
     greeting: string,
   ): { turns: ChatTurn[]; title?: string } {
     if (saved) {
-      const turns: HistoryTurn[] = saved.messages
+      // A withdrawn turn left saved (a late cancel) is this turn's own start: not history.
+      const replaced = viewer && input.replaces?.length ? new Set(input.replaces.map((id) => turnMessageId(viewer.id, id))) : null;
+      const withdrawn = replaced ? saved.messages.findIndex((m) => replaced.has(m.id)) : -1;
+      const turns: HistoryTurn[] = (withdrawn >= 0 ? saved.messages.slice(0, withdrawn) : saved.messages)
         .filter((m) => m.kind === 'message' || m.kind === 'stopped')
         .map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.content }));
       return { turns: boundHistory(turns), title: saved.title };
@@ -162,6 +169,7 @@ export function createChatService(deps: ChatDeps) {
       })),
       documentsProcessing,
       pronunciation: input.pronunciationReport,
+      turn: input.turnId || input.replaces?.length ? { id: input.turnId, replaces: input.replaces ?? [] } : undefined,
     };
   }
 

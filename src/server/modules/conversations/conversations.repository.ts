@@ -98,7 +98,7 @@ export async function findVisibleWithHistory(
     q.conversationId && q.viewerId
       ? sql<SavedHistory | string | null>`(
           select json_build_object('title', c.title, 'messages', coalesce((
-            select json_agg(json_build_object('role', x.role, 'kind', x.kind, 'content', x.content) order by x.created_at, x.id)
+            select json_agg(json_build_object('id', x.id, 'role', x.role, 'kind', x.kind, 'content', x.content) order by x.created_at, x.id)
             from (
               select m.role, m.kind, m.content, m.created_at, m.id from ${conversationMessages} m
               where m.conversation_id = c.id order by m.created_at desc, m.id desc limit ${q.limit}
@@ -131,7 +131,7 @@ export async function findVisibleWithHistory(
 
 export interface SavedHistory {
   title: string;
-  messages: Pick<MessageRow, 'role' | 'kind' | 'content'>[];
+  messages: Pick<MessageRow, 'id' | 'role' | 'kind' | 'content'>[];
 }
 
 /**
@@ -177,6 +177,44 @@ export async function saveQuestion(
   // A data-modifying WITH runs whether or not the main query reads it.
   if (q.question) parts.push(sql`q as (${q.question})`);
   await db.execute(sql`with ${sql.join(parts, sql`, `)} select 1`);
+}
+
+/**
+ * Open mic: removes what turns the person withdrew left saved (their question, and anything saved
+ * after it before `before`: the start of a reply), in the asker's conversations with this
+ * personality only, then a conversation such a turn had started and nothing else of the person's
+ * is in. Returns how many messages were removed.
+ */
+export async function removeWithdrawnTurns(
+  db: Database,
+  q: { userId: string; personalityId: string; messageIds: string[]; before: Date },
+): Promise<number> {
+  if (q.messageIds.length === 0) return 0;
+  const ids = sql.join(
+    q.messageIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const result = await db.execute(sql`
+    with w as (
+      select m.conversation_id, min(m.created_at) as from_at
+      from ${conversationMessages} m join ${conversations} c on c.id = m.conversation_id
+      where m.id in (${ids}) and m.role = 'user' and c.user_id = ${q.userId} and c.personality_id = ${q.personalityId}
+      group by m.conversation_id)
+    delete from ${conversationMessages} x using w
+    where x.conversation_id = w.conversation_id and x.created_at >= w.from_at and x.created_at < ${q.before.toISOString()}::timestamptz
+    returning x.conversation_id`);
+  const removed = (result as unknown as { rows: { conversation_id: string }[] }).rows;
+  const touched = [...new Set(removed.map((r) => r.conversation_id))];
+  if (touched.length > 0) {
+    await db.execute(sql`
+      delete from ${conversations} c
+      where c.id in (${sql.join(
+        touched.map((id) => sql`${id}`),
+        sql`, `,
+      )}) and c.user_id = ${q.userId}
+        and not exists (select 1 from ${conversationMessages} m where m.conversation_id = c.id and m.role = 'user')`);
+  }
+  return removed.length;
 }
 
 export async function listMessages(db: Database, conversationId: string): Promise<MessageRow[]> {

@@ -38,7 +38,13 @@ export interface VoiceTurnDeps {
   limits: { turn: (c: Context<AppEnv>) => Promise<(AppError | undefined)[]>; speech: LimitCounter };
 }
 
-const turnRequestSchema = chatRequestSchema.pick({ conversationId: true, conversationHistory: true });
+const turnId = z.uuid();
+const turnRequestSchema = chatRequestSchema.pick({ conversationId: true, conversationHistory: true }).extend({
+  /** The page's id for this turn: its question is saved under it. */
+  turnId: turnId.optional(),
+  /** Turns the page withdrew (the person went on speaking) whose audio this one carries: what a late cancel left of them is removed. */
+  replaces: z.array(turnId).max(appLimits.voiceTurnReplacesMax).optional(),
+});
 /** An anonymous visitor's history (at most chatHistoryMaxChars of text, JSON-escaped). */
 const REQUEST_FIELD_MAX = 64 * 1024;
 
@@ -56,7 +62,7 @@ async function asVoiceLimit(counting: Promise<void>): Promise<void> {
   }
 }
 
-async function readTurnForm(request: Request): Promise<{ audio: Uint8Array; input: Pick<ExchangeInput, 'conversationId' | 'conversationHistory'> }> {
+async function readTurnForm(request: Request): Promise<{ audio: Uint8Array; input: Pick<ExchangeInput, 'conversationId' | 'conversationHistory' | 'turnId' | 'replaces'> }> {
   const read = await readSingleFileForm(request, AUDIO_MAX_BYTES, { fieldMaxBytes: REQUEST_FIELD_MAX });
   if (!read.ok) {
     if (read.reason === 'too-large') {
@@ -88,7 +94,10 @@ export function voiceTurnRoutes(deps: VoiceTurnDeps) {
     request: {
       ...personalityIdParam,
       ...multipartBody(
-        { request: z.string().optional().describe('JSON: { conversationId } or an anonymous visitor\'s { conversationHistory }'), audio: z.any().describe('The recording, WAV') },
+        {
+          request: z.string().optional().describe("JSON: { conversationId } or an anonymous visitor's { conversationHistory }; open mic adds { turnId, replaces }"),
+          audio: z.any().describe('The recording, WAV'),
+        },
         'The turn',
       ),
     },

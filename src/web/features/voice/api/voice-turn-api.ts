@@ -14,6 +14,9 @@ import { apiError, type Transcript } from './voice-api';
 export interface TurnContext {
   conversationId?: string;
   conversationHistory?: HistoryItem[];
+  /** Open mic: this turn's id (its saved question's) and the withdrawn turns it carries the audio of. */
+  turnId?: string;
+  replaces?: string[];
 }
 
 export interface VoiceTurn {
@@ -30,7 +33,7 @@ function networkFailure(err: unknown, signal: AbortSignal): unknown {
 export async function startVoiceTurn(personalityId: string, wav: Uint8Array<ArrayBuffer>, context: TurnContext, signal: AbortSignal): Promise<VoiceTurn> {
   const form = new FormData();
   // The chat's context first: the server knows it before the audio arrives.
-  if (context.conversationId || context.conversationHistory?.length) form.append('request', JSON.stringify(context));
+  if (context.conversationId || context.conversationHistory?.length || context.turnId) form.append('request', JSON.stringify(context));
   form.append('audio', new Blob([wav], { type: 'audio/wav' }), 'turn.wav');
   let res: Response;
   try {

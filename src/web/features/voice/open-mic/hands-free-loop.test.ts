@@ -222,6 +222,51 @@ describe('HandsFreeLoop', () => {
     expect(t.deps.onTurnError).not.toHaveBeenCalled();
   });
 
+  it('the turn that carries withdrawn audio names the withdrawn turns, so the server can remove what a late cancel left of them', async () => {
+    const startTurn = vi
+      .fn<HandsFreeDeps['startTurn']>()
+      // Two pauses mid-sentence, each withdrawn while its part was being transcribed.
+      .mockImplementationOnce((_wav, signal) => untilAborted(signal))
+      .mockImplementationOnce((_wav, signal) => untilAborted(signal))
+      .mockImplementation(async () => scriptedTurn(STORY));
+    const t = setup({ startTurn });
+    await t.loop.start();
+    for (let part = 0; part < 3; part++) {
+      t.vad().onSpeechStart();
+      await flush();
+      t.vad().onSpeechEnd(filled(1, 0.1));
+      await flush();
+    }
+    expect(startTurn).toHaveBeenCalledTimes(3);
+    const [first, second, third] = startTurn.mock.calls.map((call) => call[2]);
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    for (const ids of [first, second, third]) expect(ids.turnId).toMatch(uuid);
+    expect(new Set([first!.turnId, second!.turnId, third!.turnId]).size).toBe(3);
+    expect(first!.replaces).toEqual([]);
+    expect(second!.replaces).toEqual([first!.turnId]);
+    expect(third!.replaces).toEqual([second!.turnId, first!.turnId]);
+    // A turn after an answered one replaces nothing.
+    t.vad().onSpeechStart();
+    t.vad().onSpeechEnd(filled(1, 0.1));
+    await flush();
+    expect(startTurn.mock.calls[3]![2].replaces).toEqual([]);
+  });
+
+  it('a noise after a withdrawn pause sends it on its own, naming itself as replaced', async () => {
+    const startTurn = vi
+      .fn<HandsFreeDeps['startTurn']>()
+      .mockImplementationOnce((_wav, signal) => untilAborted(signal))
+      .mockImplementation(async () => scriptedTurn(STORY));
+    const t = setup({ startTurn });
+    await t.loop.start();
+    t.vad().onSpeechEnd(filled(1.5, 0.1));
+    await flush();
+    t.vad().onSpeechStart();
+    t.vad().onMisfire();
+    await flush();
+    expect(startTurn.mock.calls[1]![2].replaces).toEqual([startTurn.mock.calls[0]![2].turnId]);
+  });
+
   it('a noise after the pause (no speech) sends what was said before it on its own', async () => {
     const startTurn = vi
       .fn<HandsFreeDeps['startTurn']>()

@@ -6,13 +6,15 @@
 // cancels the model call and the speech being synthesized).
 //
 // A pause is not always the end of what someone means to say. Going on while the turn is still
-// being transcribed withdraws it (the server saves nothing of a turn cancelled before its exchange
-// began; only a cancel still on the wire as the reply starts can leave its question saved) and its
-// audio becomes the start of the next turn: one question, one reply. Once its words are back, the server keeps the
-// question, so it stays a turn of its own. A turn is never longer than the server takes
+// being transcribed withdraws it and its audio becomes the start of the next turn: one question, one
+// reply. The server saves nothing of a turn cancelled before its exchange began; a cancel still on
+// the wire as the exchange starts can leave its question saved, so the next turn names the turns it
+// replaces (`replaces`) and the server removes what they left. Once its words are back, the server
+// keeps the question, so it stays a turn of its own. A turn is never longer than the server takes
 // (VOICE_MAX_RECORDING_SECONDS): speech that reaches it is sent as a turn, and what follows is the next.
 import { ApiError } from '../../../lib/api-client';
 import { messages } from '../../../../shared/messages';
+import { limits } from '../../../../shared/limits';
 import type { SendOptions } from '../../conversation/hooks/use-chat-session';
 import { isChatEvent, isSpeechEvent, type TurnAudioEvent } from '../../../../shared/voice-turn-stream';
 import type { VoiceTurn } from '../api/voice-turn-api';
@@ -31,8 +33,12 @@ export interface HandsFreeDeps {
   audioContext?: AudioContext;
   /** How long voice detection may take to start before the call is given up. */
   startTimeoutMs?: number;
-  /** Sends a finished turn; resolves once its transcript is known (the reply follows in the same answer). */
-  startTurn(wav: Uint8Array<ArrayBuffer>, signal: AbortSignal): Promise<VoiceTurn>;
+  /**
+   * Sends a finished turn; resolves once its transcript is known (the reply follows in the same
+   * answer). `ids`: the turn's own id (its question's id when saved) and the withdrawn turns whose
+   * audio it carries, which the server removes if a late cancel left them saved.
+   */
+  startTurn(wav: Uint8Array<ArrayBuffer>, signal: AbortSignal, ids: TurnIds): Promise<VoiceTurn>;
   /** The conversation's send: shows the question and the reply, read from the turn's answer (`stream`). */
   send(text: string, options: SendOptions): Promise<boolean>;
   /** Stops the reply in the conversation (the turn's request is cancelled with it). */
@@ -54,11 +60,26 @@ const START_TIMEOUT_MS = 60_000;
  * better answered on its own.
  */
 const MIN_JOIN_ROOM_SECONDS = 5;
+/** The server's bound on `replaces` (shared limits); a longer chain of pauses keeps its latest. */
+const MAX_REPLACED_TURNS = limits.voiceTurnReplacesMax;
+
+export interface TurnIds {
+  turnId: string;
+  replaces: string[];
+}
+
+/** Audio said before a pause and withdrawn from the server, with the turns it was sent as. */
+interface HeldSpeech {
+  audio: Float32Array;
+  /** Withdrawn turns (a withdrawn turn may itself have carried earlier ones). */
+  turnIds: string[];
+}
 
 /** A turn sent to the server, until its reply is over or it is stopped. */
 interface SentTurn {
   controller: AbortController;
   audio: Float32Array;
+  ids: TurnIds;
   /**
    * Its words are back: the server has started the exchange and keeps the question whatever
    * happens next, and the log shows it. Before that, aborting it leaves nothing behind.
@@ -73,6 +94,15 @@ interface SentTurn {
   earlier: SentTurn | null;
   /** Its request and reply are over (or stopped). */
   done: boolean;
+}
+
+/** A version 4 UUID; crypto.randomUUID exists only on secure pages, getRandomValues everywhere. */
+function newTurnId(): string {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 function joinAudio(first: Float32Array, second: Float32Array): Float32Array {
@@ -97,7 +127,7 @@ export class HandsFreeLoop {
   private stream: MediaStream | null = null;
   private turn: SentTurn | null = null;
   /** What was said before a pause, withdrawn from the server: the start of the next turn. */
-  private held: Float32Array | null = null;
+  private held: HeldSpeech | null = null;
   /** Ends the speech under way as a turn when it reaches the limit. */
   private limitTimer: ReturnType<typeof setTimeout> | undefined;
   private speaking = false;
@@ -167,7 +197,7 @@ export class HandsFreeLoop {
     // A turn it was waiting behind (cut at the limit, still being transcribed) is the latest again.
     this.turn = turn.earlier && !turn.earlier.done ? turn.earlier : null;
     this.turnEndedAt = null;
-    this.held = turn.audio;
+    this.held = { audio: turn.audio, turnIds: [turn.ids.turnId, ...turn.ids.replaces].slice(0, MAX_REPLACED_TURNS) };
   }
 
   /** Silence first, then cancel what is still coming. */
@@ -192,15 +222,15 @@ export class HandsFreeLoop {
   /** The speech just begun is cut into a turn when it (with what it joins) reaches the limit. */
   private armLimit(): void {
     clearTimeout(this.limitTimer);
-    this.limitTimer = setTimeout(() => this.vad?.endTurn(), Math.max(0, this.roomAfter(this.held)) * 1000);
+    this.limitTimer = setTimeout(() => this.vad?.endTurn(), Math.max(0, this.roomAfter(this.held?.audio ?? null)) * 1000);
   }
 
   private speechEnded(audio: Float32Array, decidedAt?: number): void {
     if (this.ended) return;
     clearTimeout(this.limitTimer);
-    const said = this.held ? joinAudio(this.held, audio) : audio;
+    const held = this.held;
     this.held = null;
-    void this.sendTurn(said, decidedAt);
+    void this.sendTurn(held ? joinAudio(held.audio, audio) : audio, held?.turnIds ?? [], decidedAt);
   }
 
   /** Not speech after all (a cough): what was withdrawn for it is sent on its own. */
@@ -209,15 +239,17 @@ export class HandsFreeLoop {
     clearTimeout(this.limitTimer);
     const held = this.held;
     this.held = null;
-    if (held) void this.sendTurn(held);
+    if (held) void this.sendTurn(held.audio, held.turnIds);
   }
 
-  private async sendTurn(audio: Float32Array, decidedAt?: number): Promise<void> {
+  /** `replaces`: the withdrawn turns whose audio this one carries. */
+  private async sendTurn(audio: Float32Array, replaces: string[], decidedAt?: number): Promise<void> {
     if (this.ended) return;
     const controller = new AbortController();
     let handOver!: () => void;
     const earlier = this.turn;
-    const turn: SentTurn = { controller, audio, transcribed: false, handedOver: new Promise((resolve) => (handOver = resolve)), earlier, done: false };
+    const ids: TurnIds = { turnId: newTurnId(), replaces };
+    const turn: SentTurn = { controller, audio, ids, transcribed: false, handedOver: new Promise((resolve) => (handOver = resolve)), earlier, done: false };
     this.turn = turn;
     this.turnEndedAt = decidedAt ?? this.now();
     try {
@@ -226,7 +258,7 @@ export class HandsFreeLoop {
       if (earlier && !earlier.transcribed) await earlier.handedOver;
       if (earlier && !earlier.done) earlier.controller.abort();
       if (controller.signal.aborted) return;
-      const voiceTurn = await this.deps.startTurn(encodeWav(audio, VAD_SAMPLE_RATE), controller.signal);
+      const voiceTurn = await this.deps.startTurn(encodeWav(audio, VAD_SAMPLE_RATE), controller.signal, ids);
       turn.transcribed = !controller.signal.aborted;
       await this.answer(voiceTurn, controller, handOver);
     } catch (err) {

@@ -163,7 +163,7 @@ export function useOpenMic(options: OpenMicOptions) {
           getStream: openMicrophone,
           createVad: createSileroVad,
           audioContext,
-          startTurn: (wav, signal) => startVoiceTurn(personality.id, wav, latest.current.chatContext(), signal),
+          startTurn: (wav, signal, ids) => startVoiceTurn(personality.id, wav, { ...latest.current.chatContext(), ...ids }, signal),
           send: (text, o) => latest.current.send(text, o),
           stopReply: () => latest.current.stopReply(),
           player: speech.player,
