@@ -38,8 +38,10 @@ export function createAgentCallCredits(secret: string) {
     async charge(db: Database, token: string | undefined, personalityId: string, viewerId: string | null, chars: number, nowMs: number): Promise<number> {
       const claim = token ? tokens.read(token) : undefined;
       if (!claim || claim.personalityId !== personalityId || claim.viewerId !== viewerId) return 0;
-      const age = nowMs - claim.issuedAt;
-      if (age < 0 || age > AGENT_CALL_MAX_MS || chars <= 0) return 0;
+      // Only this server signs tokens, so one from the future means another app process's clock is
+      // ahead of this one's: the call has just begun (it is not free).
+      const age = Math.max(0, nowMs - claim.issuedAt);
+      if (age > AGENT_CALL_MAX_MS || chars <= 0) return 0;
       // Everything this call may have spoken by now; the row lock makes concurrent lines (from any
       // process) take turns, so together they never pass it.
       const ceiling = AGENT_FIRST_LINE_CHARS + Math.floor((age / 1000) * AGENT_CHARS_PER_SECOND);

@@ -174,6 +174,11 @@ describe('credits of an agent call', () => {
       Array.from({ length: 6 }, () => otherProcess.charge(db, callToken, id, null, 10_000, issuedAt + 60_000)),
     );
     expect(counted + parallel.reduce((a, b) => a + b, 0)).toBe(AGENT_FIRST_LINE_CHARS + 60 * AGENT_CHARS_PER_SECOND);
+
+    // A process whose clock is a minute behind the one that issued the token (the call's lines may
+    // go to either) still counts them: the first line's share, not nothing.
+    const lateClockCall = otherProcess.issue(id, null, issuedAt);
+    expect(await otherProcess.charge(db, lateClockCall, id, null, 300, issuedAt - 60_000)).toBe(300);
   });
 
 });
