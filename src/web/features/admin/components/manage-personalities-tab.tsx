@@ -2,14 +2,15 @@
 import { GlobeIcon } from 'lucide-react';
 import { messages } from '../../../../shared/messages';
 import { personalityAvatarUrl } from '../../../lib/personality-avatar';
+import { useAgo } from '../../../lib/relative-age';
 import { Badge } from '../../../components/ui/badge';
 import { usePublicPersonalities } from '../api/list-public-personalities';
 import { AdminEmpty, AdminListSkeleton, AdminLoadError } from './admin-states';
-import { ago } from './public-request-card';
 import { RevertPersonalityDialog } from './revert-personality-dialog';
 
 export function ManagePersonalitiesTab() {
   const list = usePublicPersonalities();
+  const ago = useAgo();
 
   if (list.isPending) return <AdminListSkeleton label="Loading public personalities" />;
   if (list.isError && !list.data) {

@@ -1,13 +1,13 @@
 // One pending public request: personality, requester, age, Pending badge, description, behavior
 // instructions (3 lines), the requester's message, and Approve / Reject. A request whose
 // personality was deleted can only be rejected.
-import { formatDistanceToNow } from 'date-fns';
 import { CheckIcon, ClockIcon, LoaderCircleIcon, Trash2Icon, XIcon } from 'lucide-react';
 import type { AdminPublicRequest } from '../../../../shared/schemas/admin';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '../../../components/ui/card';
 import { cn } from '../../../lib/cn';
+import { useAgo } from '../../../lib/relative-age';
 
 interface Props {
   request: AdminPublicRequest;
@@ -17,9 +17,8 @@ interface Props {
   onDecide: (decision: 'approve' | 'reject', from: HTMLElement) => void;
 }
 
-export const ago = (iso: string) => `${formatDistanceToNow(new Date(iso))} ago`;
-
 export function PublicRequestCard({ request: r, busy, onDecide }: Props) {
+  const ago = useAgo();
   const titleId = `request-${r.id}-name`;
   return (
     <Card role="article" aria-labelledby={titleId} className="min-w-0 gap-4">

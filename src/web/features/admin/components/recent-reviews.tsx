@@ -2,9 +2,10 @@
 import { CheckIcon, XIcon } from 'lucide-react';
 import type { AdminPublicRequest } from '../../../../shared/schemas/admin';
 import { Badge } from '../../../components/ui/badge';
-import { ago } from './public-request-card';
+import { useAgo } from '../../../lib/relative-age';
 
 export function RecentReviews({ reviews }: { reviews: AdminPublicRequest[] }) {
+  const ago = useAgo();
   return (
     <section aria-labelledby="recent-reviews-title" className="grid gap-3">
       <h2 id="recent-reviews-title" className="font-display text-lg font-semibold">

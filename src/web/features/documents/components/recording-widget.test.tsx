@@ -62,7 +62,10 @@ beforeEach(() => {
   URL.revokeObjectURL = vi.fn();
   trackStops.mockClear();
 });
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
 function setup() {
   const api = stubDocumentsApi({
@@ -178,6 +181,34 @@ describe('recording widget', () => {
     const spoken = state.cloneNode(true) as Element;
     spoken.querySelectorAll('[aria-hidden="true"]').forEach((hidden) => hidden.remove());
     expect(spoken.textContent?.trim()).toBe('Recording');
+  });
+
+  it('times the recording on the monotonic clock: wall-clock jumps neither skew the clock nor stop it', async () => {
+    const { widget, user } = setup();
+    const realDateNow = Date.now.bind(Date);
+    const realPerformanceNow = performance.now.bind(performance);
+    const nextTicks = () => act(() => new Promise((resolve) => setTimeout(resolve, 600)));
+    await user.click(widget.getByRole('button', { name: 'Start Recording' }));
+    await widget.findByRole('button', { name: 'Stop Recording' });
+    const state = widget.getByRole('status', { name: 'Recording state' });
+
+    // The wall clock steps back 11 minutes (NTP, a manual change): no negative clock.
+    const wallClock = vi.spyOn(Date, 'now').mockImplementation(() => realDateNow() - 11 * 60_000);
+    await nextTicks();
+    expect(state).toHaveTextContent(/^Recording 0:0\d$/);
+
+    // ...then forward 11 minutes (sleep/resume): not taken for the 10-minute limit.
+    wallClock.mockImplementation(() => realDateNow() + 11 * 60_000);
+    await nextTicks();
+    expect(state).toHaveTextContent(/^Recording 0:0\d$/);
+    expect(widget.getByRole('button', { name: 'Stop Recording' })).toBeInTheDocument();
+    expect(screen.queryByText(messages.documents.recordingLimit(10))).toBeNull();
+    wallClock.mockRestore();
+
+    // Ten minutes of recording as the monotonic clock counts them do stop it, at the limit.
+    vi.spyOn(performance, 'now').mockImplementation(() => realPerformanceNow() + 10 * 60_000);
+    expect(await screen.findByText(messages.documents.recordingLimit(10))).toBeInTheDocument();
+    expect(await widget.findByRole('button', { name: 'Play recording' })).toBeInTheDocument();
   });
 
   it('"Title Required" marks the title invalid, ties the message to it and focuses it', async () => {

@@ -67,12 +67,14 @@ export function RecordingWidget({ personalityId }: { personalityId: string }) {
     setPhase('stopped');
   }
 
-  // The seconds counter, and the stop at the limit (the WAV must stay under 20 MB).
+  // The seconds counter, and the stop at the limit (the WAV must stay under 20 MB). Timed on the
+  // monotonic clock: a wall-clock step (NTP, a manual change) would run it backwards (a negative
+  // clock, the limit pushed back past 20 MB) or forwards (an instant stop at the limit).
   useEffect(() => {
     if (phase !== 'recording') return;
-    const began = Date.now();
+    const began = performance.now();
     const timer = setInterval(() => {
-      const elapsed = (Date.now() - began) / 1000;
+      const elapsed = (performance.now() - began) / 1000;
       setSeconds(elapsed);
       if (elapsed >= RECORDING_MAX_SECONDS) {
         toast.warning(messages.documents.recordingLimit(RECORDING_MAX_SECONDS / 60));

@@ -3,11 +3,11 @@
 // saying so with the option to ask again. Hidden by the dialog once the personality is public.
 import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { formatDistanceToNow } from 'date-fns';
 import { ClockIcon, GlobeIcon, SendIcon } from 'lucide-react';
 import { limits } from '../../../../shared/limits';
 import { messages } from '../../../../shared/messages';
 import { ApiError, errorMessage } from '../../../lib/api-client';
+import { useAgo } from '../../../lib/relative-age';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import {
@@ -27,6 +27,7 @@ import { useLatestPublicRequest } from '../api/get-latest-public-request';
 export function PublicRequestBlock({ personalityId, personalityName }: { personalityId: string; personalityName: string }) {
   const latest = useLatestPublicRequest(personalityId, true);
   const request = latest.data ?? null;
+  const ago = useAgo();
 
   if (latest.isPending) {
     return (
@@ -44,7 +45,7 @@ export function PublicRequestBlock({ personalityId, personalityName }: { persona
           {messages.sharing.requestPendingBadge}
         </Badge>
         <p className="text-sm text-muted-foreground">
-          Submitted {formatDistanceToNow(new Date(request.createdAt))} ago. An admin will review it.
+          Submitted {ago(request.createdAt)}. An admin will review it.
         </p>
       </div>
     );
