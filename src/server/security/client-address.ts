@@ -2,6 +2,7 @@
 // reverse proxies (TRUSTED_PROXIES), the nearest address in X-Forwarded-For that is not one of
 // them. Anyone can send X-Forwarded-For, so it is never believed from anyone else; behind a proxy
 // without this setting every visitor would share the proxy's address (and its rate limits).
+import { isIPv6 } from 'node:net';
 import { createMiddleware } from 'hono/factory';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
@@ -11,6 +12,26 @@ import type { AppEnv } from '../auth/session';
 export function normalizeAddress(address: string): string {
   const a = address.trim().toLowerCase();
   return a.startsWith('::ffff:') && a.includes('.') ? a.slice(7) : a;
+}
+
+/**
+ * The key a client is limited by: an IPv4 address, or an IPv6 address's /64 network. One IPv6
+ * connection is routinely handed a whole /64 (2^64 addresses), so counting single IPv6 addresses
+ * gave anyone on one a fresh allowance per request.
+ */
+export function limitKey(address: string | null): string {
+  if (!address) return 'unknown';
+  const a = address.split('%')[0]!; // a zone index (fe80::1%eth0) is not part of the network
+  if (!isIPv6(a)) return a;
+  const [head = '', tail = ''] = a.split('::');
+  const headGroups = head ? head.split(':') : [];
+  const tailGroups = tail ? tail.split(':') : [];
+  // An embedded IPv4 tail (::ffff:1.2.3.4 style) lies in the last 32 bits, outside the /64.
+  const groups = a.includes('::')
+    ? [...headGroups, ...Array<string>(Math.max(0, 8 - headGroups.length - tailGroups.length)).fill('0'), ...tailGroups]
+    : headGroups;
+  const network = groups.slice(0, 4).map((g) => (parseInt(g, 16) || 0).toString(16));
+  return `${network.join(':')}::/64`;
 }
 
 export function resolveClientAddress(remote: string | null, forwardedFor: string | undefined, trusted: ReadonlySet<string>): string | null {
@@ -40,6 +61,11 @@ export function clientAddressMiddleware(trustedProxies: string[]) {
     c.set('clientIp', resolveClientAddress(socketAddress(c), c.req.header('x-forwarded-for'), trusted));
     await next();
   });
+}
+
+/** The key this request's client is limited by (see limitKey). */
+export function clientLimitKey(c: Context): string {
+  return limitKey(clientAddress(c));
 }
 
 /** The client's address as resolved for this request (falls back to the socket's). */

@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestClient, type TestServer } from '../test-support/test-server';
 import { messages } from '../../shared/messages';
+import { limitKey } from './client-address';
 
 const PASSWORD = 'correct-horse-1';
 let server: TestServer;
@@ -181,6 +182,31 @@ describe('rows 12 and 13: document event streams', () => {
     const elsewhere = await openStream(second, b, '198.51.100.71');
     expect(elsewhere.status).toBe(200);
     for (const r of [...held, elsewhere]) await r.body!.cancel();
+  });
+});
+
+describe('IPv6 clients are limited by their /64 network', () => {
+  it('reads the /64 of every IPv6 spelling, and leaves IPv4 whole', () => {
+    expect(limitKey('2001:db8:1:1::5')).toBe('2001:db8:1:1::/64');
+    expect(limitKey('2001:0db8:0001:0001:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:1::/64');
+    expect(limitKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(limitKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(limitKey('::1')).toBe('0:0:0:0::/64');
+    expect(limitKey('198.51.100.7')).toBe('198.51.100.7');
+    expect(limitKey(null)).toBe('unknown');
+  });
+
+  it('addresses of one /64 share its allowance (each address got a fresh one); another /64 has its own', async () => {
+    const people = [await server.user(), await server.user(), await server.user(), await server.user()];
+    const ids = await Promise.all(people.map((p) => createPersonality(p)));
+    const open = (i: number, address: string) =>
+      people[i]!.raw(`/api/personalities/${ids[i]}/documents/events`, { headers: { accept: 'text/event-stream', 'x-forwarded-for': address } });
+    const held = [await open(0, '2001:db8:7:7::1'), await open(1, '2001:db8:7:7::2')];
+    expect(held.map((r) => r.status)).toEqual([200, 200]);
+    expect((await open(2, '2001:db8:7:7:ffff::3')).status).toBe(429);
+    const neighbour = await open(3, '2001:db8:7:8::1');
+    expect(neighbour.status).toBe(200);
+    for (const r of [...held, neighbour]) await r.body!.cancel();
   });
 });
 

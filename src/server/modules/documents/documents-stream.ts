@@ -10,7 +10,7 @@ import { requireViewer } from '../../auth/session';
 import type { DocumentsModule } from './documents.module';
 import { AppError } from '../../lib/errors';
 import { messages } from '../../../shared/messages';
-import { clientAddress } from '../../security/client-address';
+import { clientLimitKey } from '../../security/client-address';
 
 const HEARTBEAT_MS = 25_000;
 const MAX_STREAM_MS = 10 * 60_000;
@@ -40,7 +40,7 @@ export function documentEventsHandler(documents: DocumentsModule, maxStreamsPerC
     const viewer = requireViewer(c.get('viewer'));
     const personalityId = c.req.param('id') ?? '';
     await service.ownedPersonality(viewer, personalityId);
-    const release = holdStream([`user:${viewer.id}`, `ip:${clientAddress(c) ?? 'unknown'}`], maxStreamsPerClient);
+    const release = holdStream([`user:${viewer.id}`, `ip:${clientLimitKey(c)}`], maxStreamsPerClient);
     if (!release) throw new AppError('RATE_LIMITED', messages.errors.tooManyStreams);
     const sessionStillValid = c.get('sessionStillValid');
     c.header('Cache-Control', 'no-cache');

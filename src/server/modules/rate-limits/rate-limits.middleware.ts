@@ -8,7 +8,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { countHit, countHits, countHitsSql, type Hit } from './rate-limits.repository';
 import type { SQL } from 'drizzle-orm';
-import { clientAddress } from '../../security/client-address';
+import { clientAddress, limitKey } from '../../security/client-address';
 import { timed } from '../../lib/server-timing';
 
 export interface RateLimitRule {
@@ -34,7 +34,7 @@ export { clientAddress };
 function hitOf(clock: Clock, rule: RateLimitRule, c: Context<AppEnv>): { hit: Hit; now: number; windowMs: number } {
   const viewer = c.get('viewer');
   const ip = clientAddress(c);
-  const subject = viewer && rule.by !== 'address' ? `user:${viewer.id}` : `ip:${ip ?? 'unknown'}`;
+  const subject = viewer && rule.by !== 'address' ? `user:${viewer.id}` : `ip:${limitKey(ip)}`;
   const windowMs = rule.windowSeconds * 1000;
   const now = clock.now().getTime();
   const windowStart = new Date(Math.floor(now / windowMs) * windowMs);
