@@ -65,15 +65,25 @@ export function createOpenAISpeechToText(options: OpenAISpeechToTextOptions): Sp
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
     } catch (err) {
-      throw networkError(err, 'The speech-to-text service');
+      throw unreachable(err, signal);
     }
     if (!res.ok) throw await openAIError(res, 'Speech-to-text');
     let body: { text?: unknown };
     try {
       body = (await res.json()) as { text?: unknown };
     } catch (err) {
-      throw networkError(err, 'The speech-to-text service');
+      throw unreachable(err, signal);
     }
     return typeof body.text === 'string' ? body.text.trim() : '';
   }
+}
+
+/**
+ * The service could not be reached, or its answer broke off. Cancelled by the caller (`signal`: the
+ * person withdrew the turn, left the page) it is no failure of the service: the cancellation is
+ * thrown as it is, for the caller to tell apart.
+ */
+function unreachable(err: unknown, signal?: AbortSignal): unknown {
+  if (signal?.aborted) return err;
+  return networkError(err, 'The speech-to-text service');
 }

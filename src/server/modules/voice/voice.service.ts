@@ -86,7 +86,8 @@ export function createVoiceService(deps: VoiceDeps) {
       // The chat goes on without a report. The report is shown in the chat log to whoever sees the
       // personality (anonymous visitors too): it says so plainly; the provider's words (redacted)
       // are for the log only.
-      logger.warn(`pronunciation assessment failed: ${describe(err)}`);
+      // Cancelled with the request (the person withdrew the turn, or left): nothing failed.
+      if (!signal?.aborted) logger.warn(`pronunciation assessment failed: ${describe(err)}`);
       return unavailableReport(intended, heard, messages.voice.pronunciationServiceDown);
     }
   }
@@ -134,7 +135,7 @@ export function createVoiceService(deps: VoiceDeps) {
       try {
         text = await stt.transcribe(audio, signal);
       } catch (err) {
-        throw speechToTextError(err);
+        throw speechToTextError(err, signal);
       }
       if (!text.trim()) throw new AppError('NO_SPEECH');
       const intended = text.trim();
@@ -144,7 +145,7 @@ export function createVoiceService(deps: VoiceDeps) {
         try {
           heard = (await stt.transcribe(audio, signal, { verbatim: true })).trim() || intended;
         } catch (err) {
-          throw speechToTextError(err);
+          throw speechToTextError(err, signal);
         }
       }
       return { text: heard, engine: stt.engine, approximate: stt.approximate, pronunciation: await assessPronunciation(audio, intended, heard, signal) };
@@ -261,8 +262,14 @@ function elevenLabsSpeechError(err: unknown): AppError {
   return new AppError('TTS_ERROR', undefined, { details });
 }
 
-/** Spec section 8: rate limit, quota, anything else "Speech-to-text error: {message}". */
-function speechToTextError(err: unknown): AppError {
+/**
+ * Spec section 8: rate limit, quota, anything else "Speech-to-text error: {message}". A
+ * transcription cancelled through the request's `signal` (open mic withdrew the turn, the person
+ * left) is none of these: nobody is waiting for the answer, and the service did nothing wrong, so it
+ * is neither a 5xx nor logged as a failure.
+ */
+function speechToTextError(err: unknown, signal?: AbortSignal): AppError {
+  if (signal?.aborted) return new AppError('BAD_REQUEST', 'The request was cancelled.', { details: { reason: 'cancelled' } });
   if (err instanceof SpeechProviderError) {
     if (err.kind === 'rate_limit') return new AppError('VOICE_RATE_LIMITED', undefined, { cause: err });
     if (err.kind === 'quota') return new AppError('VOICE_QUOTA', undefined, { cause: err });

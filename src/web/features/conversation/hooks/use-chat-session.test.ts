@@ -77,3 +77,41 @@ describe('useChatSession send with a stream (open mic voice turn)', () => {
     expect(result.current.chatContext().conversationHistory?.map((h) => h.content)).toEqual(['Spoken question', 'Spoken answer.']);
   });
 });
+
+describe('useChatSession context for the next message, right after a send', () => {
+  // Open mic sends a turn right behind one cut at the longest recording: its context is read before
+  // React has rendered the earlier turn's question.
+  const never = () => new Promise<void>(() => {});
+
+  it("an anonymous visitor's history carries the question just sent", () => {
+    const { result } = renderHook(() =>
+      useChatSession({
+        personalityId: 'p1',
+        signedIn: false,
+        initialMessages: [{ id: 'm0', sender: 'user', content: 'Earlier question', timestamp: '2025-01-01T00:00:00.000Z', kind: 'message', documentReferences: [] }],
+        initialConversationId: null,
+      }),
+    );
+    let history: string[] | undefined;
+    act(() => {
+      void result.current.send('The first sixty seconds', { stream: never });
+      history = result.current.chatContext().conversationHistory?.map((h) => h.content);
+    });
+    expect(history).toEqual(['Earlier question', 'The first sixty seconds']);
+  });
+
+  it("a signed-in person's new conversation: its id, once the server has said it, goes with the next message", () => {
+    const { result } = renderHook(() => useChatSession({ personalityId: 'p1', signedIn: true, initialMessages: [], initialConversationId: null }));
+    let context: ReturnType<typeof result.current.chatContext> | undefined;
+    act(() => {
+      void result.current.send('The first sixty seconds', {
+        stream: (_signal, onEvent) => {
+          onEvent({ type: 'start', conversationId: 'c-new', userMessageId: 'u1', mode: 'model', documentReferences: [], documentsProcessing: false });
+          return never();
+        },
+      });
+      context = result.current.chatContext();
+    });
+    expect(context).toEqual({ conversationId: 'c-new', conversationHistory: undefined });
+  });
+});

@@ -69,18 +69,27 @@ export function useChatSession(options: ChatSessionOptions) {
   const abortRef = useRef<AbortController | null>(null);
   // Stop for the reply under way (it may wait for the server's start, see STOP_WAITS_FOR_START_MS).
   const stopRef = useRef<(() => void) | null>(null);
-  // The latest values for the async send below, which outlives the render that started it.
+  // The latest values for the async send below, which outlives the render that started it. The
+  // log and the conversation's id change here at once, with their state (changeMessages, the
+  // `start` event), not after React renders: open mic sends a turn right behind a cut one, and its
+  // context must already hold that turn's question (and, signed in, the new conversation's id).
   const latest = useRef({ options, messages, conversationId });
   useEffect(() => {
-    latest.current = { options, messages, conversationId };
+    latest.current.options = options;
   });
+
+  const changeMessages = useCallback((change: (all: LogMessage[]) => LogMessage[]) => {
+    latest.current.messages = change(latest.current.messages);
+    setMessages(change);
+  }, []);
 
   // Leaving the conversation stops its reply (and, through the closed request, the model call).
   useEffect(() => () => abortRef.current?.abort(), []);
 
-  const patch = useCallback((id: string, change: (m: LogMessage) => LogMessage) => {
-    setMessages((all) => all.map((m) => (m.id === id ? change(m) : m)));
-  }, []);
+  const patch = useCallback(
+    (id: string, change: (m: LogMessage) => LogMessage) => changeMessages((all) => all.map((m) => (m.id === id ? change(m) : m))),
+    [changeMessages],
+  );
 
   /** Sends `text` (trimmed; blank is ignored). Resolves false when the server refused it. */
   const send = useCallback(
@@ -104,7 +113,7 @@ export function useChatSession(options: ChatSessionOptions) {
       };
       const replyId = localId('reply');
       const reply: LogMessage = { id: replyId, sender: 'personality', content: '', timestamp: now, kind: 'message', documentReferences: [], streaming: true };
-      setMessages((all) => [...all, question, reply]);
+      changeMessages((all) => [...all, question, reply]);
       setStreaming(true);
 
       let ended = false;
@@ -192,7 +201,7 @@ export function useChatSession(options: ChatSessionOptions) {
           if (refusal || failedBeforeReply || (!started && unreachable(err))) {
             refused = true;
             toast.error(refusal || failedBeforeReply ? err.message : UNREACHABLE);
-            setMessages((all) => all.filter((m) => m.id !== question.id && m.id !== replyId));
+            changeMessages((all) => all.filter((m) => m.id !== question.id && m.id !== replyId));
           } else {
             toast.error(texts.chat.aiFailed);
             if (replyText.trim()) {
@@ -225,7 +234,7 @@ export function useChatSession(options: ChatSessionOptions) {
       }
       return !refused;
     },
-    [patch],
+    [patch, changeMessages],
   );
 
   const stop = useCallback(() => (stopRef.current ? stopRef.current() : abortRef.current?.abort()), []);
@@ -240,8 +249,8 @@ export function useChatSession(options: ChatSessionOptions) {
       kind: 'message',
       documentReferences: [],
     };
-    setMessages((all) => [...all, line]);
-  }, []);
+    changeMessages((all) => [...all, line]);
+  }, [changeMessages]);
 
   /** The server saved lines of this conversation under `id` (the first line of a call starts one). */
   const adoptConversation = useCallback((id: string) => {

@@ -4,7 +4,7 @@
 // saved conversation.
 import type { VoiceConversation } from '@elevenlabs/client';
 import { messages } from '../../../../shared/messages';
-import type { ActiveCall, CallEvents, CallStatus } from './call-types';
+import { CallEndedWhileConnecting, type ActiveCall, type CallEvents, type CallStatus } from './call-types';
 import { VOICE_ASSET_BASE } from './silero-vad';
 import { browserHints, microphoneErrorMessage, type BrowserHints } from '../audio/microphone-errors';
 
@@ -13,6 +13,12 @@ export interface AgentCallOptions {
   volume: number;
   events: CallEvents;
   onLine(role: 'user' | 'assistant', text: string): void;
+  /**
+   * Aborted when the person ends the call (or leaves) while it is connecting: the session is closed
+   * as soon as it has opened (the client offers no way to stop it opening), and the start rejects
+   * with CallEndedWhileConnecting.
+   */
+  signal?: AbortSignal;
   now?: () => number;
 }
 
@@ -44,6 +50,7 @@ export async function startAgentCall(options: AgentCallOptions): Promise<ActiveC
   const { events } = options;
   const now = options.now ?? (() => performance.now());
   const { Conversation } = await import('@elevenlabs/client');
+  if (options.signal?.aborted) throw new CallEndedWhileConnecting();
   let connected = false;
   let hungUp = false;
   let userFinishedAt: number | null = null;
@@ -83,7 +90,13 @@ export async function startAgentCall(options: AgentCallOptions): Promise<ActiveC
     })) as VoiceConversation;
   } catch (err) {
     events.onStatus('disconnected');
+    if (options.signal?.aborted) throw new CallEndedWhileConnecting();
     throw new Error(agentStartError(err));
+  }
+  if (options.signal?.aborted) {
+    hungUp = true;
+    await conversation.endSession().catch(() => {});
+    throw new CallEndedWhileConnecting();
   }
   conversation.setVolume({ volume: options.volume });
   return {

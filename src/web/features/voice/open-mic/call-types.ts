@@ -16,3 +16,14 @@ export interface ActiveCall {
   end(): Promise<void>;
   setVolume(volume: number): void;
 }
+
+/**
+ * The person ended the call (End Call, or leaving the tab) while it was still connecting: the start
+ * is given up and what it had opened is released. Not a failure: there is nothing to tell them.
+ */
+export class CallEndedWhileConnecting extends Error {
+  constructor() {
+    super('The call was ended while it was connecting.');
+    this.name = 'CallEndedWhileConnecting';
+  }
+}

@@ -11,7 +11,7 @@ import type { ChatStreamEvent } from '../../../../shared/chat-stream';
 import type { TurnAudioEvent, TurnSpeechEvent, VoiceTurnEvent } from '../../../../shared/voice-turn-stream';
 import type { VoiceTurn } from '../api/voice-turn-api';
 import { encodeWav } from '../audio/wav-encoder';
-import type { CallMode, CallStatus } from './call-types';
+import { CallEndedWhileConnecting, type CallMode, type CallStatus } from './call-types';
 import { HandsFreeLoop, type HandsFreeDeps } from './hands-free-loop';
 import type { VadCallbacks, VadHandle } from './silero-vad';
 
@@ -376,6 +376,50 @@ describe('HandsFreeLoop start-up', () => {
     finish({ endTurn: vi.fn(), destroy });
     await flush();
     expect(destroy).toHaveBeenCalled();
+  });
+});
+
+describe('HandsFreeLoop ended while it is connecting', () => {
+  /** A microphone whose stream the test hands out (the person still reading the browser's prompt). */
+  function slowMicrophone() {
+    const track = Object.assign(new EventTarget(), { stop: vi.fn() });
+    const stream = { getAudioTracks: () => [track], getTracks: () => [track] } as unknown as MediaStream;
+    let open!: () => void;
+    const getStream = () => new Promise<MediaStream>((resolve) => (open = () => resolve(stream)));
+    return { track, getStream, open: () => open() };
+  }
+
+  it('End while the microphone is opening: the start is given up, the microphone released as it opens, nothing listens', async () => {
+    const mic = slowMicrophone();
+    const createVad = vi.fn<HandsFreeDeps['createVad']>();
+    const t = setup({ getStream: mic.getStream, createVad });
+    const starting = t.loop.start();
+    starting.catch(() => {});
+    await flush();
+    await t.loop.end();
+    expect(t.statuses.at(-1)).toBe('disconnected');
+    mic.open();
+    await expect(starting).rejects.toBeInstanceOf(CallEndedWhileConnecting);
+    expect(mic.track.stop).toHaveBeenCalled();
+    expect(createVad).not.toHaveBeenCalled();
+    expect(t.statuses).not.toContain('connected');
+    expect(t.statuses.at(-1)).toBe('disconnected');
+  });
+
+  it('End while voice detection is starting: the microphone is released at once, and detection stopped when it starts', async () => {
+    let finish!: (h: VadHandle) => void;
+    const t = setup({ createVad: () => new Promise((resolve) => (finish = resolve)) });
+    const starting = t.loop.start();
+    starting.catch(() => {});
+    await flush();
+    await t.loop.end();
+    expect(t.track.stop).toHaveBeenCalled();
+    const destroy = vi.fn(async () => {});
+    finish({ endTurn: vi.fn(), destroy });
+    await expect(starting).rejects.toBeInstanceOf(CallEndedWhileConnecting);
+    expect(destroy).toHaveBeenCalled();
+    expect(t.statuses).not.toContain('connected');
+    expect(t.statuses.at(-1)).toBe('disconnected');
   });
 });
 

@@ -19,7 +19,7 @@ import type { SendOptions } from '../../conversation/hooks/use-chat-session';
 import { isChatEvent, isSpeechEvent, type TurnAudioEvent } from '../../../../shared/voice-turn-stream';
 import type { VoiceTurn } from '../api/voice-turn-api';
 import { encodeWav } from '../audio/wav-encoder';
-import type { ActiveCall, CallEvents } from './call-types';
+import { CallEndedWhileConnecting, type ActiveCall, type CallEvents } from './call-types';
 import type { VadFactory, VadHandle } from './silero-vad';
 import { VAD_SAMPLE_RATE } from './vad-protocol';
 
@@ -140,23 +140,34 @@ export class HandsFreeLoop {
     this.now = deps.now ?? (() => performance.now());
   }
 
+  /**
+   * Connects: the microphone, then voice detection. end() while this is under way (End Call, or
+   * leaving the tab, on "Connecting...") gives the start up: it rejects with
+   * CallEndedWhileConnecting, and a microphone or detection that arrives after is released at once.
+   */
   async start(): Promise<ActiveCall> {
     const { events } = this.deps;
     events.onStatus('connecting');
     let creating: Promise<VadHandle> | undefined;
     try {
-      this.stream = await this.deps.getStream();
+      const stream = await this.deps.getStream();
+      this.stream = stream;
+      if (this.ended) throw new CallEndedWhileConnecting();
       creating = this.deps.createVad(
         { onSpeechStart: () => this.speechStarted(), onSpeechEnd: (audio, decidedAt) => this.speechEnded(audio, decidedAt), onMisfire: () => this.misfired(), onFailure: () => void this.drop(messages.openMic.vadStopped) },
-        { endOfTurnMs: this.deps.endOfTurnMs, stream: this.stream, audioContext: this.deps.audioContext },
+        { endOfTurnMs: this.deps.endOfTurnMs, stream, audioContext: this.deps.audioContext },
       );
-      this.vad = await withTimeout(creating, this.deps.startTimeoutMs ?? START_TIMEOUT_MS);
+      const vad = await withTimeout(creating, this.deps.startTimeoutMs ?? START_TIMEOUT_MS);
+      if (this.ended) throw new CallEndedWhileConnecting();
+      this.vad = vad;
     } catch (err) {
-      // Gave up waiting: if it starts after all, it must not keep listening.
+      // Gave up waiting, or ended meanwhile: if detection starts after all, it must not keep listening.
       creating?.then((late) => late.destroy()).catch(() => {});
       this.releaseStream();
       void this.deps.audioContext?.close().catch(() => {});
-      events.onStatus('disconnected');
+      // Ended meanwhile: the teardown has said so already.
+      if (!this.ended) events.onStatus('disconnected');
+      this.ended = true;
       throw err;
     }
     // The microphone going away (unplugged, revoked) is a dropped call.
@@ -214,6 +225,18 @@ export class HandsFreeLoop {
     this.setSpeaking(false);
   }
 
+  /**
+   * A newer turn takes over from one whose reply may already be playing (cut at the limit, answered
+   * while the person went on): as at barge-in, its audio falls silent first, then its request is
+   * cancelled. A sentence of it still arriving would otherwise never end, and the newer reply would
+   * wait behind it with the call stuck on "Speaking".
+   */
+  private supersede(earlier: SentTurn): void {
+    this.deps.player.stop();
+    earlier.controller.abort();
+    this.setSpeaking(false);
+  }
+
   /** Seconds the next speech may add to `audio` before the turn is longer than the server takes. */
   private roomAfter(audio: Float32Array | null): number {
     return this.deps.maxTurnSeconds - (audio?.length ?? 0) / VAD_SAMPLE_RATE;
@@ -256,7 +279,7 @@ export class HandsFreeLoop {
       // One still being transcribed (cut at the limit) goes first: the server saves the questions
       // in the order their exchanges start. Its reply is then superseded by this turn's, as any is.
       if (earlier && !earlier.transcribed) await earlier.handedOver;
-      if (earlier && !earlier.done) earlier.controller.abort();
+      if (earlier && !earlier.done) this.supersede(earlier);
       if (controller.signal.aborted) return;
       const voiceTurn = await this.deps.startTurn(encodeWav(audio, VAD_SAMPLE_RATE), controller.signal, ids);
       turn.transcribed = !controller.signal.aborted;

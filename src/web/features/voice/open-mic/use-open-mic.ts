@@ -12,7 +12,7 @@ import { browserHints, microphoneErrorMessage, microphoneSupported } from '../au
 import { useSpeechPlayer } from '../hooks/use-speech-player';
 import { startAgentCall } from './agent-call';
 import { agentUrlPool } from './agent-url-pool';
-import type { ActiveCall, CallEvents, CallMode, CallStatus } from './call-types';
+import { CallEndedWhileConnecting, type ActiveCall, type CallEvents, type CallMode, type CallStatus } from './call-types';
 import { HandsFreeLoop } from './hands-free-loop';
 import { saveAgentLine, requestSignedUrl } from './open-mic-api';
 import { createSileroVad, preloadVad } from './silero-vad';
@@ -65,6 +65,13 @@ export function useOpenMic(options: OpenMicOptions) {
   const [ready, setReady] = useState(false);
   const [problem, setProblem] = useState<CallProblem | null>(null);
   const call = useRef<ActiveCall | null>(null);
+  // The call still connecting: End Call, leaving the tab or a new Start gives it up.
+  const starting = useRef<AbortController | null>(null);
+  // Bumped by each Start and End Call: a call's events count only while it is the current one (an
+  // ended call still tearing down, or given up while connecting, must not show its state).
+  const callGeneration = useRef(0);
+  // Bumped when a call takes the pre-loaded voice detection: an older preload no longer says "ready".
+  const preloadToken = useRef(0);
   // The running agent call's token: its lines are counted as voice credits under it.
   const agentCallToken = useRef<string | undefined>(undefined);
   const loop = useRef<HandsFreeLoop | null>(null);
@@ -79,38 +86,50 @@ export function useOpenMic(options: OpenMicOptions) {
   useEffect(() => loop.current?.setSpeaking(speech.active), [speech.active]);
   useEffect(() => call.current?.setVolume(speech.muted ? 0 : speech.volume * PLAYBACK_GAIN), [speech.volume, speech.muted]);
 
-  // Get the connection ready while the person reads the screen: the agent's signed URL, or the
-  // VAD's code, model and WebAssembly.
-  useEffect(() => {
-    let live = true;
-    if (agentId) {
-      agentUrlPool.preload(poolKey, personality.id);
-      const check = setInterval(() => live && setReady(agentUrlPool.ready(poolKey)), 200);
-      return () => {
-        live = false;
-        clearInterval(check);
-      };
-    }
+  /**
+   * Gets the next call ready: the agent's signed URL, or a VAD worker with its code, model and
+   * WebAssembly loaded. Each call takes (and, ending, terminates) the one readied before it, so
+   * this runs again after every call; `ready` ("Pre-loaded") is true only once it has loaded.
+   */
+  const readyNextCall = useCallback(() => {
+    if (agentId) return agentUrlPool.preload(poolKey, personality.id);
+    const mine = ++preloadToken.current;
+    setReady(false);
     preloadVad().then(
-      () => live && setReady(true),
-      () => live && setReady(false),
+      () => mine === preloadToken.current && setReady(true),
+      () => mine === preloadToken.current && setReady(false),
     );
-    return () => {
-      live = false;
-    };
   }, [agentId, poolKey, personality.id]);
 
-  const events: CallEvents = {
-    onStatus: setStatus,
-    onMode: setMode,
-    onResponseTime: (ms) => setResponseTimes((all) => [...all, ms]),
-    onDropped: (message) => {
-      speech.player.setCallContext(null);
-      call.current = null;
-      loop.current = null;
-      setStatus('disconnected');
-      setProblem({ message: message || messages.openMic.dropped, canReconnect: true });
-    },
+  // Get the connection ready while the person reads the screen.
+  useEffect(() => {
+    readyNextCall();
+    if (!agentId) return () => void (preloadToken.current += 1);
+    let live = true;
+    const check = setInterval(() => live && setReady(agentUrlPool.ready(poolKey)), 200);
+    return () => {
+      live = false;
+      clearInterval(check);
+    };
+  }, [agentId, poolKey, readyNextCall]);
+
+  /** What the call started as `generation` reports, heard only while it is the current call. */
+  const eventsOf = (generation: number): CallEvents => {
+    const current = () => generation === callGeneration.current;
+    return {
+      onStatus: (next) => current() && setStatus(next),
+      onMode: (next) => current() && setMode(next),
+      onResponseTime: (ms) => current() && setResponseTimes((all) => [...all, ms]),
+      onDropped: (message) => {
+        if (!current()) return;
+        speech.player.setCallContext(null);
+        call.current = null;
+        loop.current = null;
+        setStatus('disconnected');
+        setProblem({ message: message || messages.openMic.dropped, canReconnect: true });
+        readyNextCall();
+      },
+    };
   };
 
   /** An agent call's line: into the log now, then (in order) into the saved conversation. */
@@ -133,7 +152,11 @@ export function useOpenMic(options: OpenMicOptions) {
   };
 
   const start = async () => {
-    if (call.current || status === 'connecting') return;
+    if (call.current || starting.current) return;
+    const generation = ++callGeneration.current;
+    const cancel = new AbortController();
+    starting.current = cancel;
+    const events = eventsOf(generation);
     setProblem(null);
     setResponseTimes([]);
     setConnectMs(null);
@@ -145,10 +168,19 @@ export function useOpenMic(options: OpenMicOptions) {
         const pooled = await agentUrlPool.take(poolKey);
         setPreloadedCall(Boolean(pooled) && wasReady);
         const { signedUrl, callToken } = pooled ?? (await requestSignedUrl(personality.id));
+        if (cancel.signal.aborted) throw new CallEndedWhileConnecting();
         agentCallToken.current = callToken;
-        call.current = await startAgentCall({ signedUrl, volume: speech.muted ? 0 : speech.volume * PLAYBACK_GAIN, events, onLine: onAgentLine });
+        const active = await startAgentCall({ signedUrl, volume: speech.muted ? 0 : speech.volume * PLAYBACK_GAIN, events, onLine: onAgentLine, signal: cancel.signal });
+        if (cancel.signal.aborted) {
+          await active.end().catch(() => {});
+          throw new CallEndedWhileConnecting();
+        }
+        call.current = active;
       } else {
         setPreloadedCall(wasReady);
+        // This call takes the pre-loaded voice detection: the next call's is loaded after it.
+        preloadToken.current += 1;
+        setReady(false);
         // The server readies the first turn while the microphone and voice detection start.
         void warmVoice(personality.id);
         const opts = latest.current;
@@ -171,32 +203,62 @@ export function useOpenMic(options: OpenMicOptions) {
           onTurnError: (message, kind) => (kind === 'warning' ? toast.warning(message) : toast.error(message)),
         });
         loop.current = hands;
-        call.current = await hands.start();
+        // Ended while connecting: the loop gives its start up and releases what it opened.
+        cancel.signal.addEventListener('abort', () => void hands.end(), { once: true });
+        const active = await hands.start();
+        if (cancel.signal.aborted) {
+          await active.end();
+          throw new CallEndedWhileConnecting();
+        }
+        call.current = active;
       }
       setConnectMs(performance.now() - startedAt);
     } catch (err) {
+      // Ended by the person while connecting: End Call (or leaving) has settled the state already.
+      if (cancel.signal.aborted || err instanceof CallEndedWhileConnecting) return;
       speech.player.setCallContext(null);
       call.current = null;
       loop.current = null;
       setStatus('disconnected');
       setProblem({ message: err instanceof ApiError || err instanceof Error ? err.message : String(err), canReconnect: false });
+      readyNextCall();
+    } finally {
+      if (starting.current === cancel) starting.current = null;
     }
   };
 
   const hangUp = useCallback(async () => {
+    // From here the ended call's own reports no longer count.
+    const generation = ++callGeneration.current;
     const active = call.current;
+    const ending = loop.current;
     call.current = null;
-    loop.current = null;
-    if (active) await active.end().catch(() => {});
+    // Still connecting: the start is given up.
+    starting.current?.abort();
+    starting.current = null;
+    if (active) {
+      setStatus('disconnecting');
+      await active.end().catch(() => {});
+    }
+    // The loop hears the player (speaking, response times) until it has ended.
+    if (loop.current === ending) loop.current = null;
+    // Started again meanwhile: the new call's state is its own.
+    if (generation !== callGeneration.current) return;
     speech.player.setCallContext(null);
     setStatus('disconnected');
     setMode('listening');
-    // Ready again for the next call.
-    if (agentId) agentUrlPool.preload(poolKey, personality.id);
-  }, [agentId, poolKey, personality.id, speech.player]);
+    readyNextCall();
+  }, [readyNextCall, speech.player]);
 
-  // Leaving the tab or the conversation hangs up.
-  useEffect(() => () => void call.current?.end().catch(() => {}), []);
+  // Leaving the tab or the conversation hangs up, also a call still connecting.
+  useEffect(
+    () => () => {
+      callGeneration.current += 1;
+      starting.current?.abort();
+      void call.current?.end().catch(() => {});
+    },
+    [],
+  );
 
   const averageResponseMs = responseTimes.length ? responseTimes.reduce((a, b) => a + b, 0) / responseTimes.length : null;
   return {

@@ -236,3 +236,73 @@ describe('what a player keeps for replay', () => {
     call.dispose();
   });
 });
+
+describe('an open-mic reply whose streamed sentence never ends', () => {
+  let heard: string[];
+
+  beforeEach(() => {
+    heard = [];
+    vi.spyOn(URL, 'createObjectURL').mockImplementation(() => 'blob:test/clip');
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function (this: HTMLMediaElement) {
+      setTimeout(() => {
+        this.dispatchEvent(new Event('playing'));
+        this.dispatchEvent(new Event('ended'));
+      }, 0);
+      return Promise.resolve();
+    });
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  const wav = sentenceWav();
+  const whole = (index: number, text: string) => ({ type: 'speech' as const, index, text, mime: 'audio/wav', audio: wav.toString('base64'), volume: 1, provider: 'openai' });
+  /** A streamed sentence's first bytes (the header and a few samples): its `speech-more` events are still to come. */
+  const head = (index: number, text: string) => ({ ...whole(index, text), audio: wav.subarray(0, 44 + 200).toString('base64'), more: true });
+
+  /** Runs `action`; resolves with 'idle' once the player has played everything, or 'stuck' if it has not after 2 s. */
+  function call() {
+    let settle: (() => void) | null = null;
+    const player = new SpeechPlayer({
+      personalityId: 'p-1',
+      keepForReplay: false,
+      level: () => ({ volume: 0.7, muted: false }),
+      onActiveChange: (active) => {
+        if (!active) settle?.();
+      },
+      onAutoplayBlocked: () => {},
+      onError: () => {},
+      onPlaybackStart: (replyId) => void (heard.at(-1) !== replyId && heard.push(replyId)),
+    });
+    const untilIdle = (action: () => void) => {
+      const idle = new Promise<'idle'>((resolve) => (settle = () => resolve('idle')));
+      action();
+      return Promise.race([idle, new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), 2000))]);
+    };
+    return { player, untilIdle };
+  }
+
+  it('a reply that ended while a sentence was still arriving (its connection broke): what arrived plays, and the player goes idle', async () => {
+    const { player, untilIdle } = call();
+    expect(
+      await untilIdle(() => {
+        player.speakTurn('reply-1', head(0, 'A sentence.'));
+        player.endReply('reply-1');
+      }),
+    ).toBe('idle');
+    expect(heard).toEqual(['reply-1']);
+    player.dispose();
+  });
+
+  it('a reply given up mid-sentence (its turn was superseded) does not hold the next reply back', async () => {
+    const { player, untilIdle } = call();
+    expect(
+      await untilIdle(() => {
+        player.speakTurn('reply-1', head(0, 'Answer to the first part.'));
+        player.speakTurn('reply-2', whole(0, 'Answer to the rest.'));
+        player.endReply('reply-2');
+      }),
+    ).toBe('idle');
+    expect(heard.at(-1)).toBe('reply-2');
+    player.dispose();
+  });
+});

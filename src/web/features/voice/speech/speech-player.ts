@@ -77,7 +77,7 @@ export class SpeechPlayer {
   /** The sentence playing through the call's context: its pieces (a streamed sentence has several) and their volume. */
   private source: { nodes: AudioBufferSourceNode[]; gain: GainNode; cancel(): void } | null = null;
   /** Open-mic sentences whose audio is still arriving, by reply and sentence index. */
-  private arriving = new Map<string, ArrivingWav>();
+  private arriving = new Map<string, { replyId: string; audio: ArrivingWav }>();
   private chime: Chime | null = null;
   private currentMultiplier = 1;
   private unblock: (() => void) | null = null;
@@ -106,7 +106,7 @@ export class SpeechPlayer {
   speakTurn(replyId: string, speech: TurnAudioEvent) {
     const key = `${replyId}#${speech.index}`;
     if (speech.type === 'speech-more') {
-      const audio = this.arriving.get(key);
+      const audio = this.arriving.get(key)?.audio;
       if (!audio) return; // stopped meanwhile
       if (speech.audio) audio.push(fromBase64(speech.audio));
       if (!speech.more) {
@@ -115,20 +115,28 @@ export class SpeechPlayer {
       }
       return;
     }
+    // A call's replies stream one at a time: once a newer one speaks, an older one's sentence still
+    // arriving never will (its turn was superseded or broke off), and waiting for it would hold
+    // every later reply back. What arrived of it plays.
+    this.endArriving((id) => id !== replyId);
     if (this.failedReplies.has(replyId)) return;
     let clip: Clip;
     if (!('error' in speech) && speech.more) {
       const audio = new ArrivingWav();
       audio.push(fromBase64(speech.audio));
-      this.arriving.set(key, audio);
+      this.arriving.set(key, { replyId, audio });
       clip = { kind: 'stream', audio, mime: speech.mime, multiplier: speech.volume };
     } else clip = this.turnClip(replyId, speech);
     this.queue.push({ replyId, kind: 'sentence', text: speech.text, clip: Promise.resolve(clip) });
     void this.run();
   }
 
-  /** The reply is complete: a chime follows its last sentence. */
+  /**
+   * The reply is complete: a chime follows its last sentence. A sentence of it still arriving gets
+   * no more (the answer broke off mid-sentence): what arrived plays, then the next.
+   */
   endReply(replyId: string) {
+    this.endArriving((id) => id === replyId);
     if (!this.queue.some((i) => i.replyId === replyId) && !this.running) return;
     this.queue.push({ replyId, kind: 'chime', text: '' });
     void this.run();
@@ -168,8 +176,7 @@ export class SpeechPlayer {
     this.fetches = new AbortController();
     this.queue = [];
     this.heard.clear();
-    for (const audio of this.arriving.values()) audio.end();
-    this.arriving.clear();
+    this.endArriving(() => true);
     if (this.current) {
       this.current.pause();
       this.current = null;
@@ -200,6 +207,15 @@ export class SpeechPlayer {
   dispose() {
     this.stop();
     this.spoken.clear();
+  }
+
+  /** Ends the sentences still arriving of the replies `which` picks: no more of their audio will come. */
+  private endArriving(which: (replyId: string) => boolean) {
+    for (const [key, { replyId, audio }] of this.arriving) {
+      if (!which(replyId)) continue;
+      audio.end();
+      this.arriving.delete(key);
+    }
   }
 
   private volumeFor(multiplier: number) {
