@@ -1,10 +1,14 @@
 // The job runner during a database outage and with failed statements: it says once that claiming
 // fails and waits longer each time (not a stack trace every poll), and a failed statement is
-// recorded by the database's reason, never with its parameters (a document's words).
+// recorded by the database's reason, never with its parameters (a document's words). A stop stops
+// renewing the leases of the jobs it aborts, so a handler slow to notice cannot hold its job.
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../db/client';
 import type { Logger } from '../lib/logger';
+import { startTestServer } from '../test-support/test-server';
 import { createJobRunner, describeJobError } from './job-runner';
+import { enqueueJob } from './jobs.repository';
 
 function recordingLogger() {
   const lines: string[] = [];
@@ -41,4 +45,44 @@ describe('job runner', () => {
     expect(text).not.toContain('private words');
     expect(describeJobError(new Error('The file is corrupt'))).toBe('The file is corrupt');
   });
+
+  it('a stop renews no lease: a job whose handler is slow to stop is free for another process when its lease ends, then handed back', async () => {
+    const server = await startTestServer({ env: { JOB_CONCURRENCY: '0' } });
+    try {
+      const { db } = server.database;
+      const { job } = await enqueueJob(db, { kind: 'test.slow-to-stop', maxAttempts: 3 });
+      let started!: () => void;
+      const running = new Promise<void>((r) => (started = r));
+      let letGo!: () => void;
+      const held = new Promise<void>((r) => (letGo = r));
+      // A handler that notices the stop only when the test lets it (a call that ignores its signal).
+      const handler = {
+        run: async ({ signal }: { signal: AbortSignal }) => {
+          started();
+          await held;
+          signal.throwIfAborted();
+        },
+        interruptedMessage: 'x',
+      };
+      const runner = createJobRunner({ db, handlers: { 'test.slow-to-stop': handler }, concurrency: 1, leaseSeconds: 1, pollMs: 20, retryBaseMs: 10, logger: recordingLogger().logger });
+      runner.start();
+      await running;
+      const stopped = runner.stop();
+      const row = async () =>
+        ((await db.execute(sql`select status, locked_by, locked_until, locked_until < now() as expired from jobs where id = ${job.id}`)) as unknown as {
+          rows: { status: string; locked_by: string | null; locked_until: string | null; expired: boolean | null }[];
+        }).rows[0]!;
+      // Renewed every third of a second while it ran; after the stop, the lease runs out.
+      const deadline = Date.now() + 10_000;
+      while (!(await row()).expired) {
+        if (Date.now() > deadline) throw new Error('the stopping process kept renewing the lease');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      letGo();
+      await stopped;
+      expect(await row()).toMatchObject({ status: 'queued', locked_by: null, locked_until: null });
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
 });

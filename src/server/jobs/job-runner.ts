@@ -1,7 +1,9 @@
 // Runs queued jobs in this process: `concurrency` loops each claim a job, run its handler while a
 // heartbeat keeps the lease, then complete, retry (with backoff) or fail it. A handler whose lease
 // is lost, or a server that stops, sees its signal aborted; on a clean stop the job is handed back
-// at once, on a crash its lease expires and another process (or the next start) picks it up.
+// at once, on a crash its lease expires and another process (or the next start) picks it up. A
+// stop renews no lease: a handler slow to notice its signal (a call that cannot be interrupted)
+// does not keep the job from other processes for longer than its lease.
 import crypto from 'node:crypto';
 import os from 'node:os';
 import type { Database } from '../db/client';
@@ -90,7 +92,7 @@ export function newClaimToken(): string {
 
 export function createJobRunner(opts: JobRunnerOptions): JobRunner {
   const kinds = Object.keys(opts.handlers);
-  const running = new Map<string, AbortController>();
+  const running = new Map<string, { controller: AbortController; beat: NodeJS.Timeout }>();
   let sleepers: (() => void)[] = [];
   let loops: Promise<void>[] = [];
   let stopping = false;
@@ -120,7 +122,6 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
       return;
     }
     const controller = new AbortController();
-    running.set(job.id, controller);
     const beat = setInterval(() => {
       repo.extendLease(opts.db, job.id, token, opts.leaseSeconds).then(
         (ours) => {
@@ -129,6 +130,7 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
         (err) => opts.logger.warn(`job ${job.id}: lease extension failed`, err),
       );
     }, Math.max(200, (opts.leaseSeconds * 1000) / 3));
+    running.set(job.id, { controller, beat });
     try {
       const othersWaiting = () => repo.jobsWaiting(opts.db, kinds, job.id);
       await handler.run({ job, token, signal: controller.signal, othersWaiting });
@@ -199,7 +201,10 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
     wake,
     async stop() {
       stopping = true;
-      for (const c of running.values()) c.abort(new Error('server stopping'));
+      for (const { controller, beat } of running.values()) {
+        clearInterval(beat);
+        controller.abort(new Error('server stopping'));
+      }
       wake();
       await Promise.all(loops);
       loops = [];

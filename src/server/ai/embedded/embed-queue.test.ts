@@ -125,6 +125,56 @@ describe('embed queue', () => {
     expect(await badOutcome).toBe('the model failed');
   });
 
+  it("a cancelled request is dropped at once: its remaining texts get no pass and its pass in flight is discarded", async () => {
+    const model = controlledModel();
+    const queue = createEmbedQueue(model.pass);
+    const chunks = Array.from({ length: 20 }, (_, i) => `${String.fromCharCode(65 + i)} chunk`);
+    const stop = new AbortController();
+    const document = queue.embed(chunks, stop.signal);
+    const outcome = document.then(
+      () => 'resolved',
+      (e: Error) => e.message,
+    );
+    await tick();
+    expect(model.passes).toEqual([chunks.slice(0, 8)]);
+    // Stopped while its first pass runs: the request ends now, not after the pass.
+    stop.abort(new Error('server stopping'));
+    expect(await outcome).toBe('server stopping');
+    const question = queue.embed(['Who built the boat?']);
+    await model.finishPass();
+    // The next pass is the question's; none of the document's remaining texts is ever embedded.
+    expect(model.passes[1]).toEqual(['Who built the boat?']);
+    await model.finishPass();
+    expectVectors(await question, ['Who built the boat?']);
+    expect(model.passes).toHaveLength(2);
+    // A request whose signal is already aborted gets no pass at all.
+    await expect(queue.embed(['late'], stop.signal)).rejects.toThrow('server stopping');
+    await tick();
+    expect(model.passes).toHaveLength(2);
+  });
+
+  it('a question cancelled in a shared pass is dropped without disturbing the others in it', async () => {
+    const model = controlledModel();
+    const queue = createEmbedQueue(model.pass);
+    const blocker = queue.embed(['first']);
+    await tick();
+    const leave = new AbortController();
+    const kept = queue.embed(['kept question']);
+    const left = queue.embed(['left question'], leave.signal);
+    const leftOutcome = left.then(
+      () => 'resolved',
+      (e: Error) => e.message,
+    );
+    await model.finishPass();
+    expect(model.passes[1]).toEqual(['kept question', 'left question']);
+    leave.abort(new Error('gone'));
+    await model.finishPass();
+    await blocker;
+    expectVectors(await kept, ['kept question']);
+    expect(await leftOutcome).toBe('gone');
+    expect(model.passes).toHaveLength(2);
+  });
+
   it('an empty text is embedded as a space, and no texts is no pass', async () => {
     const model = controlledModel();
     const queue = createEmbedQueue(model.pass);

