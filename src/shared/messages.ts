@@ -17,6 +17,22 @@ export const messages = {
     signInRequired: 'You must be signed in to do that',
     passwordChanged: 'Password changed',
     otherSessionsSignedOut: 'You have been signed out on your other devices.',
+    /** Sign-in with the right password to an account whose address is not confirmed yet. */
+    emailNotVerifiedLinkSent: (email: string) =>
+      `Email not verified. We sent a new confirmation link to ${email}: open it to confirm your account, then sign in.`,
+    emailNotVerifiedLinkRecent: (email: string) =>
+      `Email not verified. A confirmation link was sent to ${email} recently: please look for it in your inbox (and spam folder), or try again in an hour.`,
+    emailNotVerifiedSendFailed: 'Email not verified. We could not send a new confirmation link just now. Please try again later.',
+    /** After a confirmation link, by the error the server redirected to / with (?error=). */
+    verificationLinkExpired: 'This confirmation link has expired. Sign in with your email and password and we will send you a new one.',
+    verificationLinkInvalid: 'This confirmation link is not valid. Sign in with your email and password and we will send you a new one.',
+    verificationLinkUnknownUser: 'This confirmation link belongs to an account that no longer exists. Sign up again to create a new one.',
+    verificationLinkOtherUser: 'This confirmation link is for another account. Sign out, then open the link again.',
+    /** "1 second", "45 seconds", "1 minute", "15 minutes": whole minutes (rounded up) from 60 s. */
+    signInBackoff: (seconds: number) => {
+      const [count, unit] = seconds < 60 ? [seconds, 'second'] : [Math.ceil(seconds / 60), 'minute'];
+      return `Too many failed sign-in attempts. Please wait ${count} ${unit}${count === 1 ? '' : 's'} before trying again.`;
+    },
   },
   personality: {
     nameRequired: 'Please enter a name for the personality',
@@ -169,8 +185,6 @@ export const messages = {
     rateLimited: 'Too many requests. Please wait a few minutes before trying again.',
     crossOrigin: 'This request came from another site and was refused',
     tooManyStreams: 'Too many open connections. Close some tabs and try again.',
-    signInBackoff: (seconds: number) =>
-      `Too many failed sign-in attempts. Please wait ${seconds < 60 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`} before trying again.`,
   },
   documents: {
     modalTitle: (name: string) => `Documents for ${name}`,

@@ -4,57 +4,34 @@ import { eq } from 'drizzle-orm';
 import { user } from '../db/schema/auth';
 import { isAdmin } from './roles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
-import type { AddressInfo } from 'node:net';
+import { createEmailVerificationToken } from 'better-auth/api';
 import { startTestServer, type TestServer } from '../test-support/test-server';
+import { confirmationLink, decodeQuotedPrintable, startSmtpSink, type SmtpSink } from '../test-support/smtp-sink';
+import { messages } from '../../shared/messages';
 
-interface ReceivedMail {
-  to: string[];
-  raw: string;
-}
-
-let smtp: SMTPServer;
+let smtp: SmtpSink;
 let server: TestServer;
-const inbox: ReceivedMail[] = [];
+/** Confirmation mails (sign-in resends included) one address may be sent per hour. */
+const MAILS_PER_HOUR = 5;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
+  smtp = await startSmtpSink();
+  server = await startTestServer({
+    env: {
+      SMTP_URL: smtp.url,
+      SMTP_FROM: 'Kindred <kindred@example.com>',
+      ADMIN_EMAILS: 'chief@example.com',
+      RATE_LIMIT_VERIFICATION_EMAIL_PER_HOUR: String(MAILS_PER_HOUR),
     },
   });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-  const port = (smtp.server.address() as AddressInfo).port;
-  server = await startTestServer({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_FROM: 'Kindred <kindred@example.com>', ADMIN_EMAILS: 'chief@example.com' } });
 });
 
 afterAll(async () => {
   await server?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await smtp?.close();
 });
 
-/** The mail is sent after the sign-up answer; wait for it (bounded). */
-async function mailTo(address: string): Promise<ReceivedMail> {
-  for (let i = 0; i < 200; i++) {
-    const found = inbox.find((m) => m.to.includes(address));
-    if (found) return found;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no e-mail reached ${address}`);
-}
-
-/** Undoes quoted-printable (long lines such as the link are wrapped and escaped). */
-function decodeQuotedPrintable(text: string): string {
-  return text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-}
+const mailTo = (address: string, count?: number) => smtp.mailTo(address, count);
 
 describe('sign-up with SMTP configured', () => {
   it('sends the confirmation e-mail and allows sign-in only after the link is opened', async () => {
@@ -110,5 +87,75 @@ describe('sign-up with SMTP configured', () => {
     const forged = link[0].replace(link[1]!, `${link[1]!.slice(0, -4)}AAAA`);
     await server.client().raw(forged);
     expect((await server.client().signIn(email, 'secret-pass')).status).toBe(403);
+  });
+});
+
+describe('a confirmation link that was not opened in time', () => {
+  /** A link as the library makes it, already expired (signed with the server's secret). */
+  async function expiredLinkFor(email: string, userId: string): Promise<string> {
+    const secret = server.config.authSecret;
+    if (!secret) throw new Error('the test server has no AUTH_SECRET');
+    const token = await createEmailVerificationToken(secret, email, undefined, -60, { userId });
+    return `/api/auth/verify-email?token=${token}&callbackURL=${encodeURIComponent('/')}`;
+  }
+
+  it('says how long the link is valid', async () => {
+    const email = 'validity@example.com';
+    expect((await server.client().signUp(email, 'secret-pass')).status).toBe(200);
+    expect(decodeQuotedPrintable((await mailTo(email)).raw)).toMatch(/valid for 24 hours/);
+  });
+
+  it('lands on /?error=TOKEN_EXPIRED, and signing in with the right password sends a new link that works', async () => {
+    const email = 'late@example.com';
+    const up = await server.client().signUp(email, 'secret-pass');
+    expect(up.status).toBe(200);
+    await mailTo(email);
+
+    const opened = await server.client().raw(await expiredLinkFor(email, up.body.user.id));
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get('location')).toBe('/?error=TOKEN_EXPIRED');
+
+    const signIn = await server.client().signIn(email, 'secret-pass');
+    expect(signIn.status).toBe(403);
+    expect(signIn.body.code).toBe('EMAIL_NOT_VERIFIED');
+    expect(signIn.body.message).toBe(messages.auth.emailNotVerifiedLinkSent(email));
+
+    const fresh = confirmationLink(await mailTo(email, 2));
+    expect(fresh).toBeDefined();
+    expect((await server.client().raw(fresh!.slice(server.url.length))).status).toBeLessThan(400);
+    const later = server.client();
+    expect((await later.signIn(email, 'secret-pass')).status).toBe(200);
+    expect((await later.get('/api/me')).body.user).toMatchObject({ email });
+  });
+
+  it('a wrong password sends nothing and says nothing about confirmation', async () => {
+    const email = 'wrong-pass@example.com';
+    expect((await server.client().signUp(email, 'secret-pass')).status).toBe(200);
+    await mailTo(email);
+    const signIn = await server.client().signIn(email, 'not-the-password');
+    expect(signIn.status).toBe(401);
+    expect(signIn.body.message).not.toMatch(/confirm|verified/i);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(smtp.mailsTo(email)).toHaveLength(1);
+  });
+
+  it('sends at most the hourly budget of links to one address (shared with send-verification-email), then says one was sent recently', async () => {
+    const email = 'impatient@example.com';
+    expect((await server.client().signUp(email, 'secret-pass')).status).toBe(200);
+    await mailTo(email);
+    // One through the resend endpoint, the rest through sign-in: one budget.
+    expect((await server.client().post('/api/auth/send-verification-email', { email })).status).toBe(200);
+    await mailTo(email, 2);
+    for (let i = 2; i <= MAILS_PER_HOUR; i++) {
+      const signIn = await server.client().signIn(email, 'secret-pass');
+      expect(signIn.body.message).toBe(messages.auth.emailNotVerifiedLinkSent(email));
+      await mailTo(email, i + 1);
+    }
+    const spent = await server.client().signIn(email, 'secret-pass');
+    expect(spent.status).toBe(403);
+    expect(spent.body.code).toBe('EMAIL_NOT_VERIFIED');
+    expect(spent.body.message).toBe(messages.auth.emailNotVerifiedLinkRecent(email));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(smtp.mailsTo(email)).toHaveLength(MAILS_PER_HOUR + 1);
   });
 });

@@ -11,6 +11,11 @@ import type { Logger } from '../lib/logger';
 import { limits } from '../../shared/limits';
 import { messages } from '../../shared/messages';
 import { findUserIdByEmail, grantRoleIfListed } from './roles';
+import { systemClock, type Clock } from '../lib/clock';
+import { CONFIRMATION_LINK_VALID_S, confirmationMail, resendConfirmationOnSignIn } from './confirmation-mail';
+
+/** RATE_LIMIT_VERIFICATION_EMAIL_PER_HOUR's default, for a caller that does not pass the configured value. */
+const DEFAULT_CONFIRMATION_MAILS_PER_HOUR = 5;
 
 export interface AuthDeps {
   db: Database;
@@ -21,10 +26,17 @@ export interface AuthDeps {
   mailer: Mailer;
   logger: Logger;
   secureCookies: boolean;
+  /** Time of the confirmation-mail budget's windows (the system clock unless given). */
+  clock?: Clock;
+  /** Confirmation mails one address may be sent per hour (config.rateLimits.verificationEmailPerHour). */
+  verificationEmailPerHour?: number;
 }
 
 export function createAuth(deps: AuthDeps) {
   const { db, mailer, logger } = deps;
+  const sendConfirmation = async (to: { email: string; name: string }, url: string) => {
+    await mailer.send({ to: to.email, ...confirmationMail(to.name, url) });
+  };
   if (!mailer.delivers) {
     logger.info('no mail server is configured (SMTP_URL unset): accounts are confirmed automatically and signed in at sign-up');
   }
@@ -48,14 +60,12 @@ export function createAuth(deps: AuthDeps) {
     },
     emailVerification: {
       sendOnSignUp: mailer.delivers,
+      // Signing in with the right password sends a new link (resendConfirmationOnSignIn, below).
       autoSignInAfterVerification: true,
+      expiresIn: CONFIRMATION_LINK_VALID_S,
       async sendVerificationEmail({ user: u, url }) {
         try {
-          await mailer.send({
-            to: u.email,
-            subject: 'Confirm your Kindred account',
-            text: `Welcome to Kindred, ${u.name}!\n\nConfirm your e-mail address by opening this link:\n${url}\n`,
-          });
+          await sendConfirmation(u, url);
         } catch (err) {
           logger.error(`could not send the confirmation e-mail to ${u.email}`, err);
         }
@@ -67,7 +77,16 @@ export function createAuth(deps: AuthDeps) {
     },
     // Our own limiter (counters in the database) covers sign-up and sign-in.
     rateLimit: { enabled: false },
-    hooks: { before: signUpChecks(db) },
+    hooks: {
+      before: signUpChecks(db),
+      after: resendConfirmationOnSignIn({
+        db,
+        clock: deps.clock ?? systemClock,
+        logger,
+        perHour: deps.verificationEmailPerHour ?? DEFAULT_CONFIRMATION_MAILS_PER_HOUR,
+        send: sendConfirmation,
+      }),
+    },
     // An unexpected failure inside the library is thrown to the app's onError (logged once with
     // its cause, answered with the generic message) instead of an empty 500 and a console print.
     onAPIError: { throw: true },

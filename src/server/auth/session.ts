@@ -1,6 +1,7 @@
 // Who is asking: resolved once per request from the session cookie. Routes then call
 // requireUser / requireAdmin; nothing downstream trusts a user id sent by the client.
 import { createMiddleware } from 'hono/factory';
+import type { Context } from 'hono';
 import type { Auth } from './auth';
 import type { Database } from '../db/client';
 import { isAdmin } from './roles';
@@ -30,33 +31,89 @@ export interface SessionVariables {
 
 export type AppEnv = { Variables: SessionVariables };
 
+/** Who is signed in, and the cookie renewing their session when the library just renewed it. */
+interface Resolved {
+  viewer: Viewer | null;
+  /** Set-Cookie values renewing the session token (empty unless a renewal happened now). */
+  renewal: string[];
+}
+
+const SESSION_TOKEN_COOKIE = /^(?:__Secure-)?better-auth\.session_token=/;
+
+/** The session-token cookies of `headers` that give it a new lifetime (never a deletion). */
+function renewalCookies(headers: Headers | null | undefined): string[] {
+  if (!headers) return [];
+  return headers.getSetCookie().filter((cookie) => {
+    if (!SESSION_TOKEN_COOKIE.test(cookie)) return false;
+    const maxAge = cookie.match(/;\s*max-age=(-?\d+)/i);
+    return maxAge ? Number(maxAge[1]) > 0 : false;
+  });
+}
+
 /** The signed-in person behind the cookie, from the session cache when it knows (session-cache.ts). */
-async function resolveViewer(auth: Auth, headers: Headers, cache: SessionCache | undefined): Promise<Viewer | null> {
+async function resolveViewer(auth: Auth, headers: Headers, cache: SessionCache | undefined): Promise<Resolved> {
   const token = cache ? sessionTokenFrom(headers.get('cookie')) : null;
   if (!token) return lookup(auth, headers);
   const cached = cache!.get(token);
-  if (cached) return cached;
+  // A cached entry lives seconds (SESSION_CACHE_TTL_MS): the daily renewal waits at most that long.
+  if (cached) return { viewer: cached, renewal: [] };
   const pending = cache!.begin();
-  const found = await auth.api.getSession({ headers }).catch(() => null);
-  if (!found?.user) return null;
-  const viewer = { id: found.user.id, email: found.user.email, name: found.user.name };
-  pending.store(token, viewer, new Date(found.session.expiresAt).getTime());
-  return viewer;
+  const found = await sessionOf(auth, headers);
+  if (!found) return { viewer: null, renewal: [] };
+  pending.store(token, found.viewer, found.expiresAt);
+  return { viewer: found.viewer, renewal: found.renewal };
 }
 
-async function lookup(auth: Auth, headers: Headers): Promise<Viewer | null> {
-  const found = await auth.api.getSession({ headers }).catch(() => null);
-  return found?.user ? { id: found.user.id, email: found.user.email, name: found.user.name } : null;
+async function lookup(auth: Auth, headers: Headers): Promise<Resolved> {
+  const found = await sessionOf(auth, headers);
+  return found ? { viewer: found.viewer, renewal: found.renewal } : { viewer: null, renewal: [] };
+}
+
+/**
+ * The library's session read. Once a day (session.updateAge) it pushes the session's expiry
+ * forward in the database and answers the renewed cookie in its headers: those are kept, for the
+ * response to carry (the web app reads the session through /api/me, never /api/auth/get-session,
+ * so without them the cookie kept its sign-in lifetime and everyone was signed out 30 days on).
+ */
+async function sessionOf(auth: Auth, headers: Headers): Promise<{ viewer: Viewer; expiresAt: number; renewal: string[] } | null> {
+  const answer = await auth.api.getSession({ headers, returnHeaders: true }).catch(() => null);
+  if (!answer?.response?.user) return null;
+  const found = answer.response;
+  return {
+    viewer: { id: found.user.id, email: found.user.email, name: found.user.name },
+    expiresAt: new Date(found.session.expiresAt).getTime(),
+    renewal: renewalCookies(answer.headers),
+  };
+}
+
+/**
+ * Adds the renewed session cookie to the route's response, unless the route set the session
+ * cookie itself (sign-in, sign-out: its cookie is the one that counts, and a renewal after a
+ * sign-out's deletion would put the ended session back in the browser).
+ */
+function passOnRenewal(c: Context, renewal: string[]): void {
+  if (c.res.headers.getSetCookie().some((cookie) => SESSION_TOKEN_COOKIE.test(cookie))) return;
+  try {
+    for (const cookie of renewal) c.res.headers.append('Set-Cookie', cookie);
+  } catch {
+    // A response with immutable headers (one passed through from a fetch): a copy carries them.
+    const copy = new Response(c.res.body, c.res);
+    for (const cookie of renewal) copy.headers.append('Set-Cookie', cookie);
+    c.res = undefined;
+    c.res = copy;
+  }
 }
 
 export function sessionMiddleware(auth: Auth, db: Database, cache?: SessionCache) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const headers = c.req.raw.headers;
-    const viewer = await resolveViewer(auth, headers, cache);
+    const { viewer, renewal } = await resolveViewer(auth, headers, cache);
     c.set('viewer', viewer);
     c.set('sessionStillValid', async () => {
       if (!viewer) return true;
-      const again = await auth.api.getSession({ headers, query: { disableCookieCache: true } }).catch(() => null);
+      // disableRefresh: this answer's renewed cookie would reach no browser (the stream's headers
+      // are long sent), and renewing here would leave the day's next request nothing to renew.
+      const again = await auth.api.getSession({ headers, query: { disableCookieCache: true, disableRefresh: true } }).catch(() => null);
       return again?.user?.id === viewer.id;
     });
     let adminCheck: Promise<boolean> | undefined;
@@ -66,6 +123,7 @@ export function sessionMiddleware(auth: Auth, db: Database, cache?: SessionCache
       return adminCheck;
     });
     await next();
+    if (renewal.length > 0) passOnRenewal(c, renewal);
   });
 }
 

@@ -6,7 +6,8 @@
 //    only addresses the account has signed in from before may try (its owner is not locked out);
 //  - per address over every account: past RATE_LIMIT_AUTH_PER_15MIN failures in 15 minutes, the
 //    same exception.
-// Failures are recorded after the auth library answers 401; state lives in the database
+// Failures are recorded after the auth library answers 401 (never its 403 "Email not verified",
+// which comes only after the right password); state lives in the database
 // (auth_sign_in_attempts), so every app process applies the same limits. Within a process, the
 // attempts on one account, and those from one address, take turns (check, sign-in, record), so
 // sixty wrong passwords sent at once are judged one after another, each seeing the failures
@@ -48,7 +49,7 @@ async function targetEmail(c: Context): Promise<string | null> {
 function tooMany(c: Context, seconds: number): never {
   const wait = Math.max(1, Math.ceil(seconds));
   c.header('Retry-After', String(wait));
-  throw new AppError('RATE_LIMITED', messages.errors.signInBackoff(wait), { details: { retryAfter: wait } });
+  throw new AppError('RATE_LIMITED', messages.auth.signInBackoff(wait), { details: { retryAfter: wait } });
 }
 
 /** Runs `work` after every earlier call with the same key has finished (a queue per key). */
@@ -116,8 +117,10 @@ export function signInGuard(db: Database, clock: Clock, rules: SignInGuardRules)
           target: [authSignInAttempts.email, authSignInAttempts.ipAddress],
           set: { failures: 0, lockedUntil: null, lastSuccessAt: now },
         });
-    } else if (status === 401 || status === 403) {
-      // Failures older than the window start the count again.
+    } else if (status === 401) {
+      // A wrong password or unknown account; "Email not verified" (403) is not counted: it locked
+      // out people retrying while they waited for their confirmation mail. Failures older than
+      // the window start the count again.
       const failures = sql`case when ${authSignInAttempts.lastFailureAt} is null or ${authSignInAttempts.lastFailureAt} <= ${since} then 1 else ${authSignInAttempts.failures} + 1 end`;
       const [row] = await db
         .insert(authSignInAttempts)

@@ -7,6 +7,7 @@ import { OnboardingDialog } from '../../features/onboarding/components/onboardin
 import { PersonalitiesDashboard } from '../../features/personalities/components/personalities-dashboard';
 import { ShareDialog } from '../../features/sharing/components/share-dialog';
 import { useDocumentsParam } from '../../features/documents/hooks/use-documents-param';
+import { VerificationLinkNotice } from '../../features/auth/components/verification-link-notice';
 
 // Loaded when opened: the conversation (Markdown rendering, streaming) and the documents modal
 // (upload, drag-and-drop, source view) are most of the code behind "/".
@@ -28,6 +29,8 @@ export function HomeRoute() {
   }
   return (
     <>
+      {/* ?error= from a confirmation link that could not be used (expired, invalid). */}
+      <VerificationLinkNotice />
       <PersonalitiesDashboard
         renderConversation={(personality, onBack) => (
           <Suspense fallback={<ScreenLoading />}>

@@ -14,10 +14,21 @@ export function authErrorMessage(error: unknown): string {
   return messages.generic;
 }
 
+/** The machine-readable code of a failed auth call (better-auth's `code`, or ours under `error`). */
+function authErrorCode(error: unknown): string | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const e = error as { code?: unknown; error?: { code?: unknown } };
+  if (typeof e.code === 'string') return e.code;
+  return typeof e.error?.code === 'string' ? e.error.code : undefined;
+}
+
 /** Thrown by the auth mutations so React Query sees a failure carrying the message to show. */
 export class AuthError extends Error {
+  /** E.g. EMAIL_NOT_VERIFIED, INVALID_EMAIL_OR_PASSWORD, RATE_LIMITED. */
+  readonly code: string | undefined;
   constructor(source: unknown) {
     super(authErrorMessage(source));
     this.name = 'AuthError';
+    this.code = authErrorCode(source);
   }
 }

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { AppRoutes } from '../../../app/app-routes';
 import { ada, fakeApi } from '../../../test-support/fake-api';
 import { renderApp } from '../../../test-support/render-app';
+import { messages } from '../../../../shared/messages';
 
 beforeEach(() => {
   localStorage.clear();
@@ -269,5 +270,20 @@ describe('auth screen', () => {
     expect(passwordInput().getAttribute('aria-describedby')?.split(' ')).toContain(message.id);
     expect(passwordInput()).toHaveFocus();
     expect(screen.getByLabelText('Email')).not.toHaveAttribute('aria-invalid');
+  });
+
+  it('an unconfirmed account: shows that a new link was sent, and marks no field (the e-mail and password were right)', async () => {
+    const text = messages.auth.emailNotVerifiedLinkSent('ada@example.com');
+    fakeApi({
+      override: (call) => (call.path === '/api/auth/sign-in/email' ? { status: 403, body: { code: 'EMAIL_NOT_VERIFIED', message: text } } : undefined),
+    });
+    openAuth();
+    const user = userEvent.setup();
+    const email = await screen.findByLabelText('Email');
+    await user.type(email, 'ada@example.com');
+    await user.type(passwordInput(), 'secret123');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByTestId('auth-message')).toHaveTextContent(text);
+    for (const field of [email, passwordInput()]) expect(field).not.toHaveAttribute('aria-invalid');
   });
 });

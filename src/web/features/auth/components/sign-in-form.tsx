@@ -4,6 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { useSignIn } from '../api/sign-in';
+import { AuthError } from '../api/auth-error';
 import { PasswordField } from './password-field';
 import type { AuthNotice } from './auth-message';
 import { useAuthFieldErrors } from './use-auth-field-errors';
@@ -34,7 +35,8 @@ export function SignInForm({ email, onEmailChange, onNotice, onSignedIn }: SignI
       { email, password },
       {
         onSuccess: onSignedIn,
-        onError: (err) => fail(err.message, fieldsNamedIn(err.message)),
+        // "Email not verified" comes with the right e-mail and password: no field is wrong.
+        onError: (err) => fail(err.message, err instanceof AuthError && err.code === 'EMAIL_NOT_VERIFIED' ? [] : fieldsNamedIn(err.message)),
       },
     );
   }
