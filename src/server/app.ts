@@ -86,6 +86,8 @@ export function createApp(deps: AppDeps) {
     mailer: deps.mailer,
     logger,
     secureCookies: config.publicUrl.startsWith('https://'),
+    clock,
+    verificationEmailPerHour: config.rateLimits.verificationEmailPerHour,
   });
   const replyTokens = createReplyTokens(deps.authSecret);
   const moderation = createModerationService({ db, clock, logger, moderator: createModerator(config), severeTypes: config.moderation.severeTypes, replyTokens });
@@ -221,6 +223,13 @@ export function createApp(deps: AppDeps) {
   const uploadLimit = rateLimit(db, clock, { endpoint: 'uploads', max: config.rateLimits.uploadsPerHour, windowSeconds: 3600 });
   for (const path of ['/api/personalities/:id/documents', '/api/personalities/:id/documents/audio', '/api/personalities/import', '/api/personalities/import/preview']) {
     app.on('POST', path, uploadLimit);
+  }
+  // Process and Rechunk redo a stored document's paid work (transcription, embedding, moderation)
+  // from the start: a loop of them spent without end (audit U: ten rechunks of one 431 KB document
+  // sent 8.6 million characters to embeddings).
+  const reprocessLimit = rateLimit(db, clock, { endpoint: 'documents/reprocess', max: config.rateLimits.reprocessPerHour, windowSeconds: 3600 });
+  for (const path of ['/api/personalities/:id/documents/:documentId/process', '/api/personalities/:id/documents/:documentId/rechunk']) {
+    app.on('POST', path, reprocessLimit);
   }
   // Any signed-in POST to the auth library may end or change sessions (sign-out, change password
   // revoking the others, revoke-session(s), delete-user, update-user): every process's session

@@ -46,6 +46,8 @@ const envSchema = z.object({
   LLM_MODEL: optionalString,
   // Silence from the model server (before its answer or between pieces) after which a reply fails.
   LLM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(90_000),
+  // The longest reply in tokens (max_tokens); 0 sends no bound.
+  LLM_MAX_TOKENS: z.coerce.number().int().min(0).default(1024),
   // How long a question's embedding may take before the reply goes ahead on full-text search.
   EMBEDDING_QUERY_TIMEOUT_MS: z.coerce.number().int().min(50).default(3000),
   EMBEDDING_MODEL: optionalString,
@@ -57,12 +59,15 @@ const envSchema = z.object({
   AZURE_SPEECH_REGION: optionalString,
   AZURE_SPEECH_ENDPOINT: httpUrl,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  // An upload body (recording, document, voice sample) that sends nothing for this long is given up: 408.
+  UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   // Rate limits can be loosened for load tests; defaults are what a public deployment wants.
   RATE_LIMIT_AUTH_PER_15MIN: z.coerce.number().int().positive().default(30),
   RATE_LIMIT_FEEDBACK_PER_HOUR: z.coerce.number().int().positive().default(20),
   RATE_LIMIT_CHAT_PER_MINUTE: z.coerce.number().int().positive().default(30),
   RATE_LIMIT_URL_IMPORT_PER_HOUR: z.coerce.number().int().positive().default(30),
   RATE_LIMIT_UPLOADS_PER_HOUR: z.coerce.number().int().positive().default(60),
+  RATE_LIMIT_REPROCESS_PER_HOUR: z.coerce.number().int().positive().default(60),
   RATE_LIMIT_VERIFICATION_EMAIL_PER_HOUR: z.coerce.number().int().positive().default(5),
   /** Wrong passwords for one account from one address before sign-in backs off (1 s, 2 s, 4 s ... 15 min). */
   SIGN_IN_FAILURES_BEFORE_BACKOFF: z.coerce.number().int().positive().default(5),
@@ -152,7 +157,7 @@ export interface AppConfig {
   adminEmails: string[];
   smtpUrl?: string;
   smtpFrom: string;
-  llm: { baseUrl?: string; apiKey?: string; model?: string; embeddingModel?: string; idleTimeoutMs: number; queryEmbeddingTimeoutMs: number };
+  llm: { baseUrl?: string; apiKey?: string; model?: string; embeddingModel?: string; idleTimeoutMs: number; maxTokens: number; queryEmbeddingTimeoutMs: number };
   openai: { apiKey?: string; baseUrl?: string };
   elevenlabs: { apiKey?: string; baseUrl?: string };
   azureSpeech: { key?: string; region?: string; endpoint?: string };
@@ -169,12 +174,16 @@ export interface AppConfig {
     maxRecordingSeconds: number;
   };
   logLevel: Env['LOG_LEVEL'];
+  /** How long an upload's body may stop arriving before it is given up (408). */
+  uploadIdleTimeoutMs: number;
   rateLimits: {
     authPer15Min: number;
     feedbackPerHour: number;
     chatPerMinute: number;
     urlImportPerHour: number;
     uploadsPerHour: number;
+    /** Process and Rechunk of a stored document (each redoes its paid work: transcription, embedding, moderation). */
+    reprocessPerHour: number;
     verificationEmailPerHour: number;
     signInFailuresBeforeBackoff: number;
     signInFailuresPerAccount: number;
@@ -268,6 +277,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       apiKey: e.LLM_API_KEY,
       model: e.LLM_MODEL,
       idleTimeoutMs: e.LLM_IDLE_TIMEOUT_MS,
+      maxTokens: e.LLM_MAX_TOKENS,
       queryEmbeddingTimeoutMs: e.EMBEDDING_QUERY_TIMEOUT_MS,
       embeddingModel: e.EMBEDDING_MODEL,
     },
@@ -287,12 +297,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       endOfTurnMs: e.VOICE_END_OF_TURN_MS,
     },
     logLevel: e.LOG_LEVEL,
+    uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_MS,
     rateLimits: {
       authPer15Min: e.RATE_LIMIT_AUTH_PER_15MIN,
       feedbackPerHour: e.RATE_LIMIT_FEEDBACK_PER_HOUR,
       chatPerMinute: e.RATE_LIMIT_CHAT_PER_MINUTE,
       urlImportPerHour: e.RATE_LIMIT_URL_IMPORT_PER_HOUR,
       uploadsPerHour: e.RATE_LIMIT_UPLOADS_PER_HOUR,
+      reprocessPerHour: e.RATE_LIMIT_REPROCESS_PER_HOUR,
       verificationEmailPerHour: e.RATE_LIMIT_VERIFICATION_EMAIL_PER_HOUR,
       signInFailuresBeforeBackoff: e.SIGN_IN_FAILURES_BEFORE_BACKOFF,
       signInFailuresPerAccount: e.SIGN_IN_FAILURES_PER_ACCOUNT,

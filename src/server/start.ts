@@ -21,6 +21,7 @@ import { removeUnfinishedWrites } from './storage/local-storage';
 import { sql } from 'drizzle-orm';
 import { INVALIDATION_TOPICS, invalidationBus, setInvalidationBus } from './lib/invalidation-bus';
 import { createPgInvalidationBus, type PgInvalidationBus } from './lib/pg-invalidation-bus';
+import { setUploadIdleTimeout } from './lib/single-file-form';
 
 export interface StartOptions {
   /** PGlite in memory instead of DATA_DIR (tests). Ignored when config.databaseUrl is set. */
@@ -42,6 +43,20 @@ export interface RunningServer {
   routes: ReadonlyArray<{ method: string; path: string }>;
   close(): Promise<void>;
 }
+
+/**
+ * The HTTP server's own timeouts. headersTimeout: a client gets 30 s to send its request line and
+ * headers (a browser needs milliseconds), so connections that never finish them (slowloris) are
+ * dropped with 408. requestTimeout: the whole request, body included, must arrive within 5 minutes
+ * (Node's default, stated so an upgrade cannot change it): the largest one the web app sends is one
+ * 20 MB audio file, about 0.6 Mbit/s; a body that stops arriving is given up much sooner by the
+ * upload readers (UPLOAD_IDLE_TIMEOUT_MS). It does not touch the answer: streamed replies and
+ * event streams go on as long as they need. No socket idle timeout (server.timeout stays 0): a
+ * chat reply, a spoken turn or a document event stream can be quiet for minutes and must not be
+ * cut. The connections are checked every 5 s (Node's default, 30 s, let a stuck one live on to
+ * twice its limit).
+ */
+const HTTP_TIMEOUTS = { headersTimeout: 30_000, requestTimeout: 5 * 60_000, connectionsCheckingInterval: 5_000 } as const;
 
 /** How long shutdown waits for replies still being saved before closing the database. */
 const SHUTDOWN_SAVE_WAIT_MS = 10_000;
@@ -127,7 +142,8 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
     // Before serving: once a page of this build is out, any process can answer for its assets.
     const published = await publishAssets();
     if (published > 0) logger.info(`web: ${published} built asset(s) copied to shared storage for rolling upgrades`);
-    const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host });
+    setUploadIdleTimeout(config.uploadIdleTimeoutMs);
+    const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions: HTTP_TIMEOUTS });
     await new Promise<void>((resolve, reject) => {
       server.once('listening', () => resolve());
       server.once('error', reject);

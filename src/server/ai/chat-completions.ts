@@ -25,6 +25,11 @@ export interface ChatCompletionsTarget {
    * model may take a minute to load before its first word). Without it a stalled stream never ends.
    */
   idleTimeoutMs?: number;
+  /**
+   * The longest reply, in tokens (`max_tokens`; LLM_MAX_TOKENS, 0 sends none). Without a bound a
+   * reply may run to the model's own ceiling, and every visitor's message could cost that much.
+   */
+  maxTokens?: number;
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 90_000;
@@ -52,7 +57,7 @@ export function createChatCompletions(target: ChatCompletionsTarget) {
 
   /** Yields the reply's text as it arrives. Ends quietly when `signal` aborts. */
   async function* stream(messages: ChatMessage[], signal: AbortSignal): AsyncGenerator<string> {
-    const body = JSON.stringify({ model: target.model, messages, stream: true });
+    const body = JSON.stringify({ model: target.model, messages, stream: true, ...(target.maxTokens ? { max_tokens: target.maxTokens } : {}) });
     let req!: http.ClientRequest;
     // Set when the idle timeout ended the request (the response then fails as merely "aborted").
     let silent: ChatCompletionsError | undefined;

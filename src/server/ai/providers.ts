@@ -85,7 +85,7 @@ export function openaiSpeechBaseUrl(config: Pick<AppConfig, 'openai'>): string |
 export function createChatResponder(config: AppConfig): ChatResponder {
   const target = chatTarget(config);
   if (!target) return offlineResponder;
-  return modelResponder({ ...target, idleTimeoutMs: config.llm.idleTimeoutMs });
+  return modelResponder({ ...target, idleTimeoutMs: config.llm.idleTimeoutMs, maxTokens: config.llm.maxTokens });
 }
 
 /**
@@ -197,7 +197,7 @@ export const offlineResponder: ChatResponder = {
   },
 };
 
-export function modelResponder(options: { baseUrl: string; apiKey?: string; model: string; idleTimeoutMs?: number }): ChatResponder {
+export function modelResponder(options: { baseUrl: string; apiKey?: string; model: string; idleTimeoutMs?: number; maxTokens?: number }): ChatResponder {
   const completions = createChatCompletions(options);
   return {
     mode: 'model',

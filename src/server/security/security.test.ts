@@ -93,6 +93,7 @@ describe('request rules', () => {
         RATE_LIMIT_CHAT_PER_MINUTE: '3',
         RATE_LIMIT_URL_IMPORT_PER_HOUR: '1',
         RATE_LIMIT_UPLOADS_PER_HOUR: '3',
+        RATE_LIMIT_REPROCESS_PER_HOUR: '2',
         RATE_LIMIT_VERIFICATION_EMAIL_PER_HOUR: '2',
         EVENT_STREAMS_PER_CLIENT: '2',
         TRUSTED_PROXIES: '127.0.0.1',
@@ -172,6 +173,23 @@ describe('request rules', () => {
     const form = new FormData();
     form.append('files', new Blob(['Mine.']), 'mine.txt');
     expect((await other.raw(`/api/personalities/${theirs}/documents`, { method: 'POST', body: form })).status).toBe(200);
+  });
+
+  it("Process and Rechunk, which redo a document's paid work, share an hourly budget per person", async () => {
+    const owner = await server.user();
+    const id = await createPersonality(owner);
+    const form = new FormData();
+    form.append('files', new Blob(['Notes worth embedding.']), 'notes.txt');
+    const uploaded = await owner.raw(`/api/personalities/${id}/documents`, { method: 'POST', body: form });
+    expect(uploaded.status).toBe(200);
+    const documentId = (await uploaded.json()).results[0].document.id as string;
+    const again = (what: 'process' | 'rechunk') => owner.request('POST', `/api/personalities/${id}/documents/${documentId}/${what}`, {});
+    expect((await again('rechunk')).status).not.toBe(429);
+    expect((await again('process')).status).not.toBe(429);
+    const refused = await again('rechunk');
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toBe('Too many requests. Please wait a few minutes before trying again.');
+    expect((await again('process')).status).toBe(429);
   });
 
   it('rows 5 and 6: deleting questions takes only a real ISO date', async () => {

@@ -33,7 +33,8 @@ describe('chat with a language model', () => {
     expect(res.status).toBe(200);
     expect(res.text).toBe('A fine question, my friend.');
     expect(eventOf(res, 'start')!.mode).toBe('model');
-    expect(fake.requests[0]!.body).toMatchObject({ model: 'fake-model', stream: true });
+    // A reply's length is bounded (LLM_MAX_TOKENS, 1024 by default): a message's cost is too.
+    expect(fake.requests[0]!.body).toMatchObject({ model: 'fake-model', stream: true, max_tokens: 1024 });
     expect(fake.requests[0]!.authorization).toBe('Bearer test-key');
     const starters = await owner.get(`/api/personalities/${id}/starters`);
     expect(starters.body.responder).toEqual({ mode: 'model', label: 'fake-model' });

@@ -19,6 +19,7 @@ import type { StreamingStore } from './store-as-it-streams';
 
 type AcceptedFile = Extract<SniffResult, { ok: true }>;
 import { feedMultipart } from '../../lib/multipart-feed';
+import { watchForStall } from '../../lib/single-file-form';
 import { cleanDisplayName } from './display-name';
 import { AppError } from '../../lib/errors';
 
@@ -141,11 +142,14 @@ export async function handleUpload(c: Context<AppEnv>, service: DocumentService,
   });
 
   // Feed the body to the parser, counting bytes: past the cap, stop reading and answer 413.
-  const reader = body.getReader();
+  // A body that stops arriving is given up after the upload idle time (408, single-file-form.ts).
+  const watched = watchForStall(body);
+  const reader = watched.reader;
   const fed = await feedMultipart(reader, busboy, UPLOAD_BODY_MAX);
   if (fed !== 'done') {
     aborted = true;
     for (const upload of arriving) upload.abort();
+    if (watched.stalled()) throw watched.error();
     if (fed === 'too-large') return tooLarge(c, reader);
     throw new AppError('BAD_REQUEST', messages.documents.uploadMalformed);
   }

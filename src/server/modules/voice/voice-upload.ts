@@ -1,7 +1,9 @@
 // Reads a raw audio body with the 10 MB limit enforced while it streams: a declared or streamed
 // length past the limit is answered 413 without reading (much) more; what is already sent is
-// drained for a bounded time so the client gets the answer instead of a reset.
+// drained for a bounded time so the client gets the answer instead of a reset. A body that stops
+// arriving is given up after the upload idle time (408), its bytes let go (single-file-form.ts).
 import { AppError } from '../../lib/errors';
+import { watchForStall } from '../../lib/single-file-form';
 import { messages } from '../../../shared/messages';
 import { AUDIO_MAX_BYTES } from './voice.service';
 
@@ -43,7 +45,8 @@ export async function readAudioBody(request: Request): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length') ?? 'NaN');
   const body = request.body;
   if (!body) return new Uint8Array(0);
-  const reader = body.getReader();
+  const watched = watchForStall(body);
+  const reader = watched.reader;
   if (Number.isFinite(declared) && declared > AUDIO_MAX_BYTES) {
     void drain(reader, 0);
     throw tooLarge(declared);
@@ -55,6 +58,9 @@ export async function readAudioBody(request: Request): Promise<Uint8Array> {
     try {
       chunk = await reader.read();
     } catch {
+      // What arrived is let go now, not when this request's last reference is.
+      parts.length = 0;
+      if (watched.stalled()) throw watched.error();
       throw new AppError('BAD_AUDIO', messages.voice.truncatedAudio, { details: { reason: 'truncated' } });
     }
     if (chunk.done) break;
