@@ -40,11 +40,12 @@ const STORY: VoiceTurnEvent[] = [
 ];
 
 /** The conversation's send as useChatSession runs it with a `stream`: chat events become the growing reply. */
-function fakeSend(sends: { text: string; options: SendOptions; events: ChatStreamEvent[] }[]) {
+function fakeSend(sends: { text: string; options: SendOptions; events: ChatStreamEvent[]; stop?: () => void }[]) {
   return vi.fn(async (text: string, options: SendOptions) => {
-    const record = { text, options, events: [] as ChatStreamEvent[] };
-    sends.push(record);
     const controller = new AbortController();
+    // The conversation's Stop button.
+    const record = { text, options, events: [] as ChatStreamEvent[], stop: () => controller.abort() };
+    sends.push(record);
     let reply = '';
     try {
       await options.stream?.(controller.signal, (e) => {
@@ -71,7 +72,7 @@ function setup(overrides: Partial<HandsFreeDeps> = {}) {
   track.stop = vi.fn();
   const stream = { getAudioTracks: () => [track], getTracks: () => [track] } as unknown as MediaStream;
   const player = { speakTurn: vi.fn((_id: string, s: TurnAudioEvent) => void spoken.push(s.type === 'speech' ? s.text : `more ${s.index}${s.more ? '' : ' (end)'}`)), endReply: vi.fn(), stop: vi.fn() };
-  const sends: { text: string; options: SendOptions; events: ChatStreamEvent[] }[] = [];
+  const sends: { text: string; options: SendOptions; events: ChatStreamEvent[]; stop?: () => void }[] = [];
   const destroy = vi.fn(async () => {});
   const endTurn = vi.fn();
   const deps: HandsFreeDeps = {
@@ -265,6 +266,27 @@ describe('HandsFreeLoop', () => {
     t.vad().onMisfire();
     await flush();
     expect(startTurn.mock.calls[1]![2].replaces).toEqual([startTurn.mock.calls[0]![2].turnId]);
+  });
+
+  it("the conversation's Stop during a call silences the reply, not only its text", async () => {
+    const startTurn = vi.fn<HandsFreeDeps['startTurn']>().mockImplementation(async (_wav, signal) => ({
+      transcript: { text: 'Tell me a story', engine: 'openai', approximate: false },
+      read: async (onEvent) => {
+        for (const e of STORY.slice(0, 3)) onEvent(e);
+        // The rest of the reply is still on its way when Stop is pressed.
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      },
+    }));
+    const t = setup({ startTurn });
+    await t.loop.start();
+    t.vad().onSpeechEnd(speechAudio);
+    await flush();
+    expect(t.spoken).toEqual(['Once upon a time.']);
+    expect(t.player.stop).not.toHaveBeenCalled();
+    t.sends[0]!.stop!();
+    await flush();
+    expect(startTurn.mock.calls[0]![1].aborted).toBe(true);
+    expect(t.player.stop).toHaveBeenCalled();
   });
 
   it('a noise after the pause (no speech) sends what was said before it on its own', async () => {

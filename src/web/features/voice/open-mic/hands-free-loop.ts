@@ -313,9 +313,17 @@ export class HandsFreeLoop {
         for (const speech of early.splice(0)) this.deps.player.speakTurn(id, speech);
       },
       stream: (signal, onChatEvent) => {
-        // Either side stopping stops both: the conversation's Stop cancels the request; a newer
-        // turn (or barge-in) cancelling the request stops the reply in the conversation.
-        signal.addEventListener('abort', () => controller.abort(), { once: true });
+        // Either side stopping stops both: the conversation's Stop cancels the request and
+        // silences what is playing of the reply; a newer turn (or barge-in) cancelling the request
+        // stops the reply in the conversation.
+        signal.addEventListener(
+          'abort',
+          () => {
+            if (!controller.signal.aborted) this.deps.player.stop();
+            controller.abort();
+          },
+          { once: true },
+        );
         controller.signal.addEventListener('abort', () => this.deps.stopReply(), { once: true });
         return turn.read((event) => {
           if (controller.signal.aborted) return;
