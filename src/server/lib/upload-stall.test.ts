@@ -133,6 +133,12 @@ describe('an upload whose body stops arriving', () => {
     expectGivenUp(answer);
   });
 
+  it('character card import: 408 after the idle time', async () => {
+    const { body, contentType } = multipart('file', 'card.json', Buffer.alloc(2 * 1024 * 1024, ' '.charCodeAt(0)));
+    const answer = await rawPost('/api/personalities/import', contentType, body.length, stalledAfter(body, body.length - 4096), { waitMs: WAIT_MS });
+    expectGivenUp(answer);
+  });
+
   it('a slow upload that keeps arriving is not cut', async () => {
     v.openai.setAudio({ transcript: 'Slow and steady' });
     const wav = Buffer.from(toneWav16(1));

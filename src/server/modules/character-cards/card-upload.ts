@@ -3,6 +3,7 @@
 // not read. The uploaded name is never used: the content decides what the file is.
 import Busboy from 'busboy';
 import { feedMultipart } from '../../lib/multipart-feed';
+import { watchForStall } from '../../lib/single-file-form';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../auth/session';
 import { AppError } from '../../lib/errors';
@@ -53,8 +54,11 @@ export async function readCardUpload(c: Context<AppEnv>): Promise<Buffer> {
     // Awaited only when the form was whole: a cut-off body's rejection must not go unhandled.
     file.catch(() => {});
   });
-  const reader = body.getReader();
+  // A body that stops arriving is given up (408), as every upload's is: it would hold its buffer.
+  const watched = watchForStall(body);
+  const reader = watched.reader;
   const fed = await feedMultipart(reader, busboy, CARD_MAX_BYTES + BODY_SLACK);
+  if (watched.stalled()) throw watched.error();
   if (fed === 'too-large') {
     await reader.cancel().catch(() => {});
     throw notACard('it is larger than 10 MB');
