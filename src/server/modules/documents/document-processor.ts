@@ -7,7 +7,11 @@
 // into mode "embed": a job handed back at a clean stop, taken over after a crash (lease expiry) or
 // stepping aside for others resumes with the same chunks and vectors, never extracting again (a
 // 10,000-chunk document embeds for most of an hour). Progress goes on the document row for the
-// list and the live stream.
+// list and the live stream, except for a background job (below).
+// A background job (`background`: start-up embedding of documents already ready, e.g. after an
+// upgrade from a version without vectors or a change of EMBEDDING_MODEL) only adds vectors to a
+// document that is searchable by its words already: the document stays "ready" (its state and
+// progress are left alone) and a failure for good is logged, not shown as a failed document.
 // A document deleted meanwhile simply ends the job: its rows are gone with it. Audio documents
 // are transcribed first (audio-transcriber.ts), piece by piece with a checkpoint on the job.
 import type { VectorStore } from '../../db/embeddings-schema';
@@ -42,6 +46,8 @@ export interface ProcessPayload {
   chunking?: ChunkSettings;
   /** Mode embed: the committed chunks still await the moderation check (interrupted before it). */
   moderationPending?: boolean;
+  /** Queued by the server for a document already ready: its visible state stays as it is. Kept in every checkpoint. */
+  background?: boolean;
 }
 
 interface ChunkSettings {
@@ -90,15 +96,21 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
     const chunking: ChunkSettings = { size: deps.chunkSize, overlap: deps.chunkOverlap };
     const mode = modeToRun(payload, chunking);
     const resumedFrom = typeof payload.resumedFrom === 'number' ? payload.resumedFrom : undefined;
-    // A resumed job (after stepping aside, a stop or a crash) keeps its bar where it was.
-    await repo.setProcessing(db, doc.id, { state: 'processing', progress: resumedFrom === undefined ? 1 : undefined, error: null });
-    events.changed(doc.personalityId);
+    const background = payload.background === true;
+    // Every checkpoint of a background job stays a background job's.
+    const carried: Pick<ProcessPayload, 'background'> = background ? { background } : {};
+    if (!background) {
+      // A resumed job (after stepping aside, a stop or a crash) keeps its bar where it was.
+      await repo.setProcessing(db, doc.id, { state: 'processing', progress: resumedFrom === undefined ? 1 : undefined, error: null });
+      events.changed(doc.personalityId);
+    }
     let lastProgress = 0;
     const progress = async (value: number, force = false) => {
       const now = Date.now();
       if (!force && now - lastProgress < 400) return;
       lastProgress = now;
-      await repo.setProgress(db, doc.id, Math.max(1, Math.min(99, Math.round(value))));
+      // A background job's document shows ready, not a bar; its embedded count still moves.
+      if (!background) await repo.setProgress(db, doc.id, Math.max(1, Math.min(99, Math.round(value))));
       events.changed(doc.personalityId);
     };
 
@@ -152,15 +164,15 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
       await db.transaction(async (tx) => {
         if (!(await holdsJob(tx, ctx.job.id, ctx.token))) throw new LostJobError();
         await repo.replaceChunks(tx, doc, chunks, extracted);
-        const checkpoint: ProcessPayload = { mode: 'embed', resumedFrom: embedFrom, chunking, ...(moderationPending ? { moderationPending } : {}) };
+        const checkpoint: ProcessPayload = { mode: 'embed', resumedFrom: embedFrom, chunking, ...(moderationPending ? { moderationPending } : {}), ...carried };
         if (!(await saveJobPayload(tx, ctx.job.id, ctx.token, { ...checkpoint }))) throw new LostJobError();
       });
       events.changed(doc.personalityId);
-      if (moderationPending) await moderate(ctx, doc, chunks.join('\n\n'), { mode: 'embed', resumedFrom: embedFrom, chunking });
+      if (moderationPending) await moderate(ctx, doc, chunks.join('\n\n'), { mode: 'embed', resumedFrom: embedFrom, chunking, ...carried });
       await progress(embedding ? embedFrom : 95, true);
     } else if (payload.moderationPending && deps.moderation) {
       // Stopped between committing the chunks and checking them: check them now.
-      await moderate(ctx, doc, await repo.readChunkTexts(db, doc.id), { mode: 'embed', resumedFrom: embedFrom, ...(madeWith ? { chunking: madeWith } : {}) });
+      await moderate(ctx, doc, await repo.readChunkTexts(db, doc.id), { mode: 'embed', resumedFrom: embedFrom, ...(madeWith ? { chunking: madeWith } : {}), ...carried });
     }
 
     // 3. Embeddings, batch by batch, read back from the stored chunks (the text above can go).
@@ -188,13 +200,14 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
       if (outcome.paused) {
         await progress(shownProgress, true);
         // The bar's scale stays the same on resumption: it continues from where embedding began.
-        throw new JobYield({ mode: 'embed', resumedFrom: embedFrom, ...(madeWith ? { chunking: madeWith } : {}) } satisfies ProcessPayload);
+        throw new JobYield({ mode: 'embed', resumedFrom: embedFrom, ...(madeWith ? { chunking: madeWith } : {}), ...carried } satisfies ProcessPayload);
       }
     }
 
     const finished = await db.transaction(async (tx) => {
       if (!(await holdsJob(tx, ctx.job.id, ctx.token))) return false;
-      await repo.setProcessing(tx, doc.id, { state: 'idle', progress: 100, error: null, processedAt: new Date() });
+      // A background job's document was ready before it and is still: nothing to change.
+      if (!background) await repo.setProcessing(tx, doc.id, { state: 'idle', progress: 100, error: null, processedAt: new Date() });
       return true;
     });
     if (!finished) throw new LostJobError();
@@ -232,6 +245,12 @@ export function createDocumentProcessor(deps: ProcessorDeps): JobHandler {
     interruptedMessage: messages.documents.interrupted,
     async onError(job, error, willRetry) {
       if (!job.documentId) return;
+      if ((job.payload as Partial<ProcessPayload>).background === true) {
+        // The document is still searchable by its words: it stays ready, without (some) vectors.
+        // The next start queues what still lacks a vector again.
+        if (!willRetry) deps.logger.warn(`background embedding of a document failed for good; document ${job.documentId} stays ready, searchable by its words: ${error}`);
+        return;
+      }
       const personalityId = await repo.setProcessing(db, job.documentId, willRetry ? { state: 'queued', error: null } : { state: 'failed', error });
       if (personalityId) events.changed(personalityId);
     },

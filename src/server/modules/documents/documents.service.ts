@@ -188,15 +188,19 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       // insert that met it and the read of it. Nothing is then queued; the person may ask again.
       const waiting = job as typeof job | undefined;
       const queued = created || (waiting !== undefined && asksForMore(payload, waiting.payload as Partial<ProcessPayload>) && (await replaceQueuedJob(tx, waiting.id, { ...payload })));
-      if (queued) await repo.setProcessing(tx, documentId, { state: 'queued', progress: 0, error: null });
+      // A background job leaves the document as it is (ready): see ProcessPayload.background.
+      if (queued && !payload.background) await repo.setProcessing(tx, documentId, { state: 'queued', progress: 0, error: null });
       return queued;
     });
   }
 
   return {
-    /** Queues embedding the chunks that lack a vector from the current model (start-up); false when already queued. */
+    /**
+     * Queues embedding the chunks that lack a vector from the current model (start-up), in the
+     * background: the document, ready already, shows ready meanwhile. False when already queued.
+     */
     async queueEmbedding(documentId: string): Promise<boolean> {
-      const created = await tryEnqueue(documentId, { mode: 'embed' });
+      const created = await tryEnqueue(documentId, { mode: 'embed', background: true });
       if (created) deps.wake();
       return created;
     },
