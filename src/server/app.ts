@@ -26,6 +26,7 @@ import { createPersonalityService } from './modules/personalities/personalities.
 import { personalityRoutes } from './modules/personalities/personalities.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { meRoutes } from './modules/me/me.routes';
+import { DELETE_ACCOUNT_PATH, removeOwnedPersonalities, requirePasswordToDeleteAccount } from './modules/me/account-deletion';
 import { createDocumentsModule } from './modules/documents/documents.module';
 import { documentRoutes } from './modules/documents/documents.routes';
 import { isStreamedUploadPath } from './modules/documents/upload-paths';
@@ -77,18 +78,6 @@ export interface AppDeps {
 export function createApp(deps: AppDeps) {
   const { config, database, logger, clock } = deps;
   const db = database.db;
-  const auth = createAuth({
-    db,
-    secret: deps.authSecret,
-    publicUrl: config.publicUrl,
-    trustedOrigins: trustedOrigins(config.publicUrl),
-    adminEmails: config.adminEmails,
-    mailer: deps.mailer,
-    logger,
-    secureCookies: config.publicUrl.startsWith('https://'),
-    clock,
-    verificationEmailPerHour: config.rateLimits.verificationEmailPerHour,
-  });
   const replyTokens = createReplyTokens(deps.authSecret);
   const moderation = createModerationService({ db, clock, logger, moderator: createModerator(config), severeTypes: config.moderation.severeTypes, replyTokens });
   // One speech-to-text provider for chat recordings and for audio documents.
@@ -108,6 +97,20 @@ export function createApp(deps: AppDeps) {
   const cloneCleanup = createVoiceCloneCleanup({ db, logger, cloning });
   const cloneDeps = { db, logger, cloning, cleanup: cloneCleanup };
   const personalities = createPersonalityService(db, [documents.onPersonalityDeleted, removeClonedVoiceOnDelete(cloneDeps)]);
+  const auth = createAuth({
+    db,
+    secret: deps.authSecret,
+    publicUrl: config.publicUrl,
+    trustedOrigins: trustedOrigins(config.publicUrl),
+    adminEmails: config.adminEmails,
+    mailer: deps.mailer,
+    logger,
+    secureCookies: config.publicUrl.startsWith('https://'),
+    clock,
+    verificationEmailPerHour: config.rateLimits.verificationEmailPerHour,
+    // Deleting one's account deletes each personality as its owner would: files and cloned voices go too.
+    beforeDeleteUser: removeOwnedPersonalities(db, personalities),
+  });
   const conversations = createConversationsModule({ config, db, clock, logger, secret: deps.authSecret, vectorStore: database.vectorStore, moderation, replyTokens });
 
   const voiceAgents = createVoiceAgents(config);
@@ -206,6 +209,9 @@ export function createApp(deps: AppDeps) {
   );
   // Changing the password signs the person's other sessions out, whatever the client asked.
   app.use('/api/auth/change-password', forceRevokeOtherSessions());
+  // Deleting one's account always takes the password, and counts against the auth limit (password guesses).
+  app.use(DELETE_ACCOUNT_PATH, rateLimit(db, clock, { endpoint: 'auth/delete-user', ...authLimit }));
+  app.use(DELETE_ACCOUNT_PATH, requirePasswordToDeleteAccount());
   // Chat and URL import cost model calls and fetches: limited per user (per address signed out).
   const chatRule = { endpoint: 'chat', max: config.rateLimits.chatPerMinute, windowSeconds: 60 };
   const chatLimit = rateLimit(db, clock, chatRule);

@@ -17,6 +17,11 @@ export const messages = {
     signInRequired: 'You must be signed in to do that',
     passwordChanged: 'Password changed',
     otherSessionsSignedOut: 'You have been signed out on your other devices.',
+    /** Account deletion (Change Password dialog, POST /api/auth/delete-user). */
+    deleteAccountWarning:
+      'This permanently deletes your account, your personalities with their documents and voice clones, and your conversations.',
+    deletionPasswordRequired: 'Enter your current password to delete your account',
+    accountDeleted: 'Your account has been deleted.',
     /** Sign-in with the right password to an account whose address is not confirmed yet. */
     emailNotVerifiedLinkSent: (email: string) =>
       `Email not verified. We sent a new confirmation link to ${email}: open it to confirm your account, then sign in.`,

@@ -30,6 +30,8 @@ export interface AuthDeps {
   clock?: Clock;
   /** Confirmation mails one address may be sent per hour (config.rateLimits.verificationEmailPerHour). */
   verificationEmailPerHour?: number;
+  /** Runs before a person's own account deletion removes the user row (modules/me/account-deletion.ts). */
+  beforeDeleteUser?: (user: { id: string; email: string; name: string }) => Promise<void>;
 }
 
 export function createAuth(deps: AuthDeps) {
@@ -69,6 +71,16 @@ export function createAuth(deps: AuthDeps) {
         } catch (err) {
           logger.error(`could not send the confirmation e-mail to ${u.email}`, err);
         }
+      },
+    },
+    // A person deletes their own account (POST /api/auth/delete-user) with their password (app.ts
+    // refuses it without one); no e-mail step. Their data goes first, then the user row.
+    user: {
+      deleteUser: {
+        enabled: true,
+        beforeDelete: async (u) => {
+          await deps.beforeDeleteUser?.({ id: u.id, email: u.email, name: u.name });
+        },
       },
     },
     session: {

@@ -14,6 +14,7 @@ import { limits } from '../../../../shared/limits';
 import { messages } from '../../../../shared/messages';
 import { useChangePassword } from '../api/change-password';
 import { PasswordField } from './password-field';
+import { DeleteAccountSection } from './delete-account-section';
 
 const EMPTY = { currentPassword: '', newPassword: '' };
 
@@ -21,7 +22,7 @@ type Field = 'current' | 'new';
 
 /**
  * Change Password, opened by `trigger`. Saving signs the person out everywhere else, and the
- * dialog says so before and after.
+ * dialog says so before and after. Below it, apart, Delete Account (delete-account-section.tsx).
  */
 export function ChangePasswordDialog({ trigger }: { trigger: ReactElement }) {
   const [open, setOpen] = useState(false);
@@ -105,6 +106,13 @@ export function ChangePasswordDialog({ trigger }: { trigger: ReactElement }) {
             </Button>
           </DialogFooter>
         </form>
+        <DeleteAccountSection
+          onDeleted={() => {
+            setOpen(false);
+            setProblem(null);
+            setDraft(EMPTY);
+          }}
+        />
       </DialogContent>
     </Dialog>
   );
