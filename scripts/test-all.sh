@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test Kindred has (`npm test`): the server suite on PGlite and (when TEST_DATABASE_URL is
-# set) on PostgreSQL plus the multi-process suite, with typecheck, the web component tests and the
-# production build running beside them; then the browser flows in Chromium. Every step runs even after one fails (so one run shows everything);
+# set) on PostgreSQL plus the multi-process suite, side by side, with typecheck, the web component
+# tests and the production build running beside them; then the browser flows in Chromium. Every step runs even after one fails (so one run shows everything);
 # the exit status is non-zero if any failed.
 #
 # Needs: Node 20+, `npm ci` done, Chromium at /usr/bin/chromium (or CHROMIUM_PATH) for the browser
@@ -64,46 +64,71 @@ playwright_flows() {
     npx playwright test --reporter=list,json
 }
 
-# Two lanes at once: the server suites (each its own databases) and, beside them, typecheck, the
-# web component tests and the build, which share nothing with them. On 2 cores the server suites
-# leave room (they wait on databases, child processes and timers), so the side lane costs them
-# little and saves its whole length. The side lane's output is shown when it is done.
-side_log="$results_dir/side-lane.log"
-(
-  summary=()
-  failed_steps=0
+# Three lanes at once, then the browser flows (they need the build):
+# - the server suite on PGlite (shown as it runs);
+# - the server suite on PostgreSQL, then the multi-process suite (they share the PostgreSQL server);
+# - typecheck, the web component tests and the build, which share nothing with the others.
+# Each server suite runs its files one at a time (vitest's default on 2 cores), and most of a
+# file's time is spent waiting: on databases, child processes, timers and sockets. Side by side
+# they fill each other's waits; one after the other, the PostgreSQL suite alone took 17 minutes.
+# A background lane's output is shown when it is done.
+
+# start_lane NAME FUNCTION: runs FUNCTION's steps in the background; its log and summary go to
+# $results_dir/NAME.log and NAME.summary.
+declare -a lane_names=()
+declare -a lane_pids=()
+start_lane() {
+  local name="$1" steps="$2"
+  (
+    summary=()
+    failed_steps=0
+    "$steps"
+    printf '%s\n' "${summary[@]}" > "$results_dir/${name}.summary"
+  ) > "$results_dir/${name}.log" 2>&1 &
+  lane_names+=("$name")
+  lane_pids+=($!)
+}
+
+side_lane() {
   run_step "typecheck (tsc --noEmit)" npx tsc --noEmit -p .
   run_step "web component tests" vitest_web
   run_step "production build (npm run build)" npm run build
-  printf '%s\n' "${summary[@]}" > "$results_dir/side-lane.summary"
-) > "$side_log" 2>&1 &
-side_pid=$!
+}
 
-run_step "server suite on PGlite" vitest_server_pglite
-if [[ -n "${TEST_DATABASE_URL:-}" ]]; then
+postgres_lane() {
   run_step "server suite on PostgreSQL (TEST_DATABASE_URL)" vitest_server_postgres
   run_step "multi-process suite (two app processes, PostgreSQL, s3rver)" vitest_multi_process
+}
+
+start_lane "side-lane" side_lane
+if [[ -n "${TEST_DATABASE_URL:-}" ]]; then
+  start_lane "postgres-lane" postgres_lane
 else
   skip_step "server suite on PostgreSQL" "TEST_DATABASE_URL is not set"
   skip_step "multi-process suite" "TEST_DATABASE_URL is not set"
 fi
 
-wait "$side_pid"
-echo
-echo "=== side lane (typecheck, web component tests, build), run beside the server suites ==="
-cat "$side_log"
+run_step "server suite on PGlite" vitest_server_pglite
+
 build_ok=0
-if [[ ! -f "$results_dir/side-lane.summary" ]]; then
-  summary+=("FAIL  side lane (typecheck, web component tests, build): it ended without a summary")
-  failed_steps=$((failed_steps + 1))
-  touch "$results_dir/side-lane.summary"
-fi
-while IFS= read -r line; do
-  [[ -z "$line" ]] && continue
-  summary+=("$line")
-  [[ "$line" == FAIL* ]] && failed_steps=$((failed_steps + 1))
-  [[ "$line" == "PASS  production build"* ]] && build_ok=1
-done < "$results_dir/side-lane.summary"
+for i in "${!lane_names[@]}"; do
+  name="${lane_names[$i]}"
+  wait "${lane_pids[$i]}"
+  echo
+  echo "=== ${name}, run beside the PGlite suite ==="
+  cat "$results_dir/${name}.log"
+  if [[ ! -f "$results_dir/${name}.summary" ]]; then
+    summary+=("FAIL  ${name}: it ended without a summary")
+    failed_steps=$((failed_steps + 1))
+    continue
+  fi
+  while IFS= read -r line; do
+    [[ -z "$line" ]] && continue
+    summary+=("$line")
+    [[ "$line" == FAIL* ]] && failed_steps=$((failed_steps + 1))
+    [[ "$line" == "PASS  production build"* ]] && build_ok=1
+  done < "$results_dir/${name}.summary"
+done
 if [[ $build_ok -eq 0 ]]; then
   skip_step "browser flows (Playwright, Chromium)" "the build failed"
 elif [[ ! -f dist/web/index.html ]]; then

@@ -26,6 +26,11 @@ import { setUploadIdleTimeout } from './lib/single-file-form';
 export interface StartOptions {
   /** PGlite in memory instead of DATA_DIR (tests). Ignored when config.databaseUrl is set. */
   inMemoryDatabase?: boolean;
+  /**
+   * With inMemoryDatabase: a PGlite data folder dumped to a tar file (dumpDataDir) the database
+   * starts from, instead of a new one (tests: test-support/pglite-image.ts says why).
+   */
+  inMemoryDatabaseImage?: string;
   logger?: Logger;
   clock?: Clock;
   mailer?: Mailer;
@@ -77,7 +82,7 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
   const releaseDir = () => {
     if (pgliteDir) pgliteDirsInUse.delete(pgliteDir);
   };
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir, logger }).catch((err: unknown) => {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir, pgliteImage: opts.inMemoryDatabaseImage, logger }).catch((err: unknown) => {
     releaseDir();
     throw err;
   });

@@ -26,12 +26,14 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export interface OpenDatabaseOptions {
   databaseUrl?: string;
   /** PGlite data folder; undefined means in memory (tests). */
   pgliteDir?: string;
+  /** In memory: a dumped data folder (tar) to start from instead of a new one (tests). */
+  pgliteImage?: string;
   logger?: Logger;
   /** PostgreSQL: how long one statement may go unanswered before it fails (default QUERY_TIMEOUT_MS). */
   queryTimeoutMs?: number;
@@ -49,7 +51,7 @@ export const QUERY_TIMEOUT_MS = 60_000;
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseHandle> {
   const handle = opts.databaseUrl
     ? await openPostgres(opts.databaseUrl, opts.logger, opts.queryTimeoutMs ?? QUERY_TIMEOUT_MS)
-    : await openPglite(opts.pgliteDir);
+    : await openPglite(opts.pgliteDir, opts.pgliteImage);
   const migrateStarted = Date.now();
   await handle.migrate();
   opts.logger?.debug(`migrations applied in ${Date.now() - migrateStarted} ms`);
@@ -59,7 +61,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
   return { db: handle.db, kind: handle.kind, hasVector: handle.hasVector, vectorStore: handle.vectorStore, close: handle.close };
 }
 
-async function openPglite(dataDir?: string) {
+async function openPglite(dataDir?: string, image?: string) {
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   let release = () => {};
@@ -71,7 +73,7 @@ async function openPglite(dataDir?: string) {
   try {
     if (dataDir && !isInitialized(dataDir)) await initializeDataDir(dataDir);
     // In a thread of its own, so SQL runs beside the server's requests instead of between them.
-    client = await startPgliteThread(dataDir ?? null);
+    client = await startPgliteThread(dataDir ?? null, dataDir ? undefined : image);
   } catch (err) {
     release();
     throw err;

@@ -11,6 +11,7 @@ import { startServer, type RunningServer, type StartOptions } from '../start';
 import { createLogger } from '../lib/logger';
 import type { Clock } from '../lib/clock';
 import { freePort } from '../lib/free-port';
+import { migratedPgliteImage } from './pglite-image';
 export { freePort };
 
 export interface TestServer extends RunningServer {
@@ -87,8 +88,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
   });
   const logger = createLogger('info', (line) => logs.push(line));
+  const inMemoryPglite = !persistent && !config.databaseUrl;
   const running = await startServer(config, {
     inMemoryDatabase: !persistent,
+    ...(inMemoryPglite ? { inMemoryDatabaseImage: await migratedPgliteImage() } : {}),
     logger,
     clock: options.clock,
     webRoot: null,

@@ -1,7 +1,6 @@
 // ElevenLabs speech through the official SDK's streaming endpoint
 // (POST {ELEVENLABS_BASE_URL}/v1/text-to-speech/{voice_id}/stream), mp3 as it arrives.
-import { ElevenLabsError } from '@elevenlabs/elevenlabs-js';
-import { elevenLabsClient, elevenLabsErrorDetail } from './elevenlabs-client';
+import { elevenLabsClient, elevenLabsErrorDetail, elevenLabsHttpError } from './elevenlabs-client';
 import { networkError, SpeechProviderError, type SpeechSynthesizer } from './speech-types';
 
 export interface ElevenLabsOptions {
@@ -16,17 +15,18 @@ export function createElevenLabsTextToSpeech(options: ElevenLabsOptions): Speech
     provider: 'elevenlabs',
     async synthesize(text, voice, signal) {
       try {
-        const stream = await client.textToSpeech.stream(
+        const stream = await (await client()).textToSpeech.stream(
           voice,
           { text, modelId: options.model, outputFormat: 'mp3_44100_128' },
           { abortSignal: signal, maxRetries: 0 },
         );
         return { mime: 'audio/mpeg', stream };
       } catch (err) {
-        if (err instanceof ElevenLabsError && err.statusCode) {
-          const { status, message } = elevenLabsErrorDetail(err);
-          const kind = /quota/i.test(status) ? 'quota' : err.statusCode === 429 ? 'rate_limit' : 'failed';
-          throw new SpeechProviderError(kind, message.slice(0, 300), err.statusCode);
+        const answered = elevenLabsHttpError(err);
+        if (answered) {
+          const { status, message } = elevenLabsErrorDetail(answered);
+          const kind = /quota/i.test(status) ? 'quota' : answered.statusCode === 429 ? 'rate_limit' : 'failed';
+          throw new SpeechProviderError(kind, message.slice(0, 300), answered.statusCode);
         }
         throw networkError(err, 'ElevenLabs');
       }

@@ -1,8 +1,7 @@
 // ElevenLabs instant voice cloning through the official SDK: POST {ELEVENLABS_BASE_URL}/v1/voices/add
 // (multipart: name, description, files[]) returns the new voice's id; DELETE /v1/voices/{id}
 // removes it when its personality is deleted or gets another clone.
-import { ElevenLabsError } from '@elevenlabs/elevenlabs-js';
-import { elevenLabsClient, elevenLabsErrorDetail } from './elevenlabs-client';
+import { elevenLabsClient, elevenLabsErrorDetail, elevenLabsHttpError } from './elevenlabs-client';
 import { networkError, SpeechProviderError } from './speech-types';
 
 export interface VoiceSample {
@@ -25,12 +24,13 @@ export class CloningUnavailableError extends Error {
 }
 
 function providerError(err: unknown): Error {
-  if (err instanceof ElevenLabsError && err.statusCode) {
-    const { status, message: full } = elevenLabsErrorDetail(err);
+  const answered = elevenLabsHttpError(err);
+  if (answered) {
+    const { status, message: full } = elevenLabsErrorDetail(answered);
     const message = full.slice(0, 300);
     if (/instant.voice.clon|can_not_use_instant_voice_cloning|subscription/i.test(`${status} ${message}`)) return new CloningUnavailableError(message);
-    const kind = /quota/i.test(status) ? 'quota' : err.statusCode === 429 ? 'rate_limit' : 'failed';
-    return new SpeechProviderError(kind, message, err.statusCode);
+    const kind = /quota/i.test(status) ? 'quota' : answered.statusCode === 429 ? 'rate_limit' : 'failed';
+    return new SpeechProviderError(kind, message, answered.statusCode);
   }
   return networkError(err, 'ElevenLabs');
 }
@@ -41,7 +41,7 @@ export function createElevenLabsVoiceCloning(options: { baseUrl?: string; apiKey
     async clone({ name, description, sample }, signal) {
       try {
         const file = new File([new Uint8Array(sample.bytes)], sample.fileName, { type: sample.mimeType });
-        const res = await client.voices.ivc.create({ name, description, files: [file] }, { abortSignal: signal, maxRetries: 0 });
+        const res = await (await client()).voices.ivc.create({ name, description, files: [file] }, { abortSignal: signal, maxRetries: 0 });
         if (!res.voiceId) throw new SpeechProviderError('failed', 'ElevenLabs returned no voice id');
         return res.voiceId;
       } catch (err) {
@@ -50,10 +50,10 @@ export function createElevenLabsVoiceCloning(options: { baseUrl?: string; apiKey
     },
     async remove(voiceId) {
       try {
-        await client.voices.delete(voiceId, { maxRetries: 1 });
+        await (await client()).voices.delete(voiceId, { maxRetries: 1 });
       } catch (err) {
         // Already gone at the provider: nothing left to remove.
-        if (err instanceof ElevenLabsError && err.statusCode === 404) return;
+        if (elevenLabsHttpError(err)?.statusCode === 404) return;
         throw providerError(err);
       }
     },

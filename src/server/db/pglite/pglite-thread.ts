@@ -42,8 +42,9 @@ function textTypes(parsers: QueryOptions['parsers']): number[] {
   });
 }
 
-export async function startPgliteThread(dataDir: string | null): Promise<PgliteThread> {
-  const worker: Worker = startTsWorker(workerUrl, { workerData: { dataDir } satisfies PgliteWorkerData });
+/** `image`: with no data folder, a dumped one (a tar file) the in-memory database starts from. */
+export async function startPgliteThread(dataDir: string | null, image?: string): Promise<PgliteThread> {
+  const worker: Worker = startTsWorker(workerUrl, { workerData: { dataDir, image: image ?? null } satisfies PgliteWorkerData });
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let nextTx = 1;

@@ -35,6 +35,8 @@ export type PgliteStarted = { started: true } | { started: false; error: Seriali
 export interface PgliteWorkerData {
   /** The data folder; null keeps the database in memory (tests). */
   dataDir: string | null;
+  /** In memory: a data folder dumped to this tar file is loaded instead of creating a new one. */
+  image: string | null;
 }
 
 /** The fields PostgreSQL puts on an error (see PGlite's DatabaseError), copied by value. */
