@@ -6,6 +6,7 @@
 // are embedded a few at a time, and a waiting question takes the next pass. A request that is
 // cancelled (a stopping server's document batch) ends at once: its remaining texts get no pass, and
 // the pass in flight, which cannot be interrupted, is discarded for it when it ends.
+import { settleOrAbort } from '../../lib/abort-listener';
 
 /** One pass of the model: a vector per text, in order. */
 export type EmbedPass = (texts: string[]) => Promise<number[][]>;
@@ -125,23 +126,9 @@ export function createEmbedQueue(pass: EmbedPass, limits: EmbedQueueLimits = DEF
       if (signal?.aborted) return Promise.reject(reasonOf(signal));
       if (texts.length === 0) return Promise.resolve({ dimensions: 0, vectors: new Float32Array(0) });
       return new Promise<Embedded>((resolve, reject) => {
-        const onAbort = () => finish(job, { error: reasonOf(signal!) });
-        const job: Job = {
-          texts,
-          done: 0,
-          dimensions: 0,
-          alone: false,
-          resolve(result) {
-            signal?.removeEventListener('abort', onAbort);
-            resolve(result);
-          },
-          reject(err) {
-            signal?.removeEventListener('abort', onAbort);
-            reject(err);
-          },
-        };
+        const settle = settleOrAbort(signal, { resolve, reject }, () => finish(job, { error: reasonOf(signal!) }));
+        const job: Job = { texts, done: 0, dimensions: 0, alone: false, resolve: settle.resolve, reject: settle.reject };
         jobs.push(job);
-        signal?.addEventListener('abort', onAbort, { once: true });
         void drain();
       });
     },

@@ -10,6 +10,7 @@ import type { Worker } from 'node:worker_threads';
 import { startTsWorker } from '../../lib/ts-worker';
 import { EmbeddingError, type EmbeddingClient } from '../embeddings';
 import type { EmbedCancel, EmbedRequest, EmbedResponse } from './embedded-protocol';
+import { settleOrAbort } from '../../lib/abort-listener';
 
 /** Recorded beside every vector it makes: the package and its version name the weights. */
 export const EMBEDDED_MODEL_ID = 'embedded:use-lite-512@energetic-ai-0.2.0';
@@ -68,17 +69,7 @@ export function createEmbeddedEmbeddings(): EmbeddedEmbeddings {
         w.postMessage({ cancel: id } satisfies EmbedCancel);
         reject(signal!.reason);
       };
-      pending.set(id, {
-        resolve(v) {
-          signal?.removeEventListener('abort', onAbort);
-          resolve(v);
-        },
-        reject(e) {
-          signal?.removeEventListener('abort', onAbort);
-          reject(e);
-        },
-      });
-      signal?.addEventListener('abort', onAbort, { once: true });
+      pending.set(id, settleOrAbort(signal, { resolve, reject }, onAbort));
       // Busy: keep the process alive until the answer comes.
       w.ref();
       w.postMessage({ id, texts } satisfies EmbedRequest);

@@ -27,6 +27,7 @@ import type { PreviewPayload } from './preview-token';
 import type { ModerationService } from '../moderation/moderation.service';
 import type { ReplyTokens } from '../moderation/reply-token';
 import type { InFlight } from '../../lib/in-flight';
+import { uuidV4FromBytes } from '../../../shared/uuid-v4';
 
 export interface Exchange {
   personality: PersonalityRow;
@@ -77,11 +78,7 @@ export interface RunDeps {
  * can never meet another person's message (nor be chosen to), and the same on every process.
  */
 export function turnMessageId(userId: string, turnId: string): string {
-  const h = crypto.createHash('sha256').update(`voice-turn:${userId}:${turnId}`).digest();
-  h[6] = (h[6]! & 0x0f) | 0x40;
-  h[8] = (h[8]! & 0x3f) | 0x80;
-  const hex = h.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return uuidV4FromBytes(crypto.createHash('sha256').update(`voice-turn:${userId}:${turnId}`).digest());
 }
 
 export function fallbackReply(seed: string): string {

@@ -15,6 +15,7 @@
 import { ApiError } from '../../../lib/api-client';
 import { messages } from '../../../../shared/messages';
 import { limits } from '../../../../shared/limits';
+import { uuidV4FromBytes } from '../../../../shared/uuid-v4';
 import type { SendOptions } from '../../conversation/hooks/use-chat-session';
 import { isChatEvent, isSpeechEvent, type TurnAudioEvent } from '../../../../shared/voice-turn-stream';
 import type { VoiceTurn } from '../api/voice-turn-api';
@@ -98,11 +99,7 @@ interface SentTurn {
 
 /** A version 4 UUID; crypto.randomUUID exists only on secure pages, getRandomValues everywhere. */
 function newTurnId(): string {
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6]! & 0x0f) | 0x40;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const hex = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return uuidV4FromBytes(crypto.getRandomValues(new Uint8Array(16)));
 }
 
 function joinAudio(first: Float32Array, second: Float32Array): Float32Array {
