@@ -17,6 +17,8 @@ async function openDialog() {
   await user.click(await screen.findByRole('button', { name: 'Change Password' }));
   const dialog = await screen.findByRole('dialog', { name: 'Change Password' });
   expect(dialog).toHaveTextContent('signs you out on your other devices');
+  // The forms load when the dialog first opens.
+  await within(dialog).findByLabelText('Current Password', { selector: 'input' });
   return { user, dialog };
 }
 
@@ -46,6 +48,36 @@ describe('Change Password', () => {
       revokeOtherSessions: true,
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('cannot be closed while saving, and forgets what was typed once closed', async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    fakeApi({
+      user: ada,
+      override: async (call) => {
+        if (call.path !== '/api/auth/change-password') return undefined;
+        await answered;
+        return { status: 400, body: { message: 'Invalid password', code: 'INVALID_PASSWORD' } };
+      },
+    });
+    const { user, dialog } = await openDialog();
+    await user.type(within(dialog).getByLabelText('Current Password', { selector: 'input' }), 'old-secret');
+    await user.type(within(dialog).getByLabelText('New Password', { selector: 'input' }), 'new-secret-2');
+    await user.click(within(dialog).getByRole('button', { name: 'Change Password' }));
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Change Password' })).toBeDisabled());
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('dialog', { name: 'Change Password' })).toBeInTheDocument();
+
+    answer();
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Invalid password');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await user.click(screen.getByRole('button', { name: 'Change Password' }));
+    const reopened = await screen.findByRole('dialog', { name: 'Change Password' });
+    expect(await within(reopened).findByLabelText('Current Password', { selector: 'input' })).toHaveValue('');
+    expect(within(reopened).getByLabelText('New Password', { selector: 'input' })).toHaveValue('');
+    expect(within(reopened).queryByRole('alert')).toBeNull();
   });
 
   it('shows the server\'s reason when the current password is wrong, and stays open', async () => {
