@@ -95,7 +95,7 @@ export function createApp(deps: AppDeps) {
   const cloning = createVoiceCloning(config);
   // Clones nothing uses any more are removed at ElevenLabs, by a background job when it fails.
   const cloneCleanup = createVoiceCloneCleanup({ db, logger, cloning });
-  const cloneDeps = { db, logger, cloning, cleanup: cloneCleanup };
+  const cloneDeps = { db, logger, cloning, cleanup: cloneCleanup, clonesPerAccount: config.voice.clonesPerAccount };
   const personalities = createPersonalityService(db, [documents.onPersonalityDeleted, removeClonedVoiceOnDelete(cloneDeps)]);
   const auth = createAuth({
     db,
@@ -121,6 +121,7 @@ export function createApp(deps: AppDeps) {
     stt: speechToText,
     synthesizers: createSpeechSynthesizers(config),
     dailyCreditLimit: config.voice.dailyCreditLimit,
+    dailyCharactersPerVisitor: config.voice.dailyCharactersPerVisitor,
     maxRecordingSeconds: config.voice.maxRecordingSeconds,
     endOfTurnMs: config.voice.endOfTurnMs,
     agents: Boolean(voiceAgents),

@@ -121,6 +121,13 @@ const envSchema = z.object({
   VOICE_OFFLINE_TTS: z.enum(['auto', 'flite', 'festival', 'off']).default('auto'),
   /** ElevenLabs characters per UTC day, for everyone together. */
   VOICE_DAILY_CREDIT_LIMIT: z.coerce.number().int().min(0).default(50000),
+  /**
+   * Paid-voice (OpenAI, ElevenLabs) characters one visitor may have spoken per UTC day: a signed-in
+   * person by account, others by address. 0: no per-visitor budget.
+   */
+  VOICE_DAILY_CHARACTERS_PER_VISITOR: z.coerce.number().int().min(0).default(20000),
+  /** Cloned voices one account's personalities may hold (each is a slot of the ElevenLabs plan). 0: no cap. */
+  VOICE_CLONES_PER_ACCOUNT: z.coerce.number().int().min(0).default(5),
   VOICE_MAX_RECORDING_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
   /** Open mic: how long a pause ends the person's turn (voice activity detection in the browser). */
   VOICE_END_OF_TURN_MS: z.coerce.number().int().min(200).max(5000).default(900),
@@ -170,6 +177,10 @@ export interface AppConfig {
     offlineStt: 'auto' | 'off';
     offlineTts: 'auto' | 'flite' | 'festival' | 'off';
     dailyCreditLimit: number;
+    /** Paid-voice characters per visitor per UTC day (0: none). */
+    dailyCharactersPerVisitor: number;
+    /** Cloned voices per account (0: no cap). */
+    clonesPerAccount: number;
     endOfTurnMs: number;
     maxRecordingSeconds: number;
   };
@@ -293,6 +304,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       offlineStt: e.VOICE_OFFLINE_STT,
       offlineTts: e.VOICE_OFFLINE_TTS,
       dailyCreditLimit: e.VOICE_DAILY_CREDIT_LIMIT,
+      dailyCharactersPerVisitor: e.VOICE_DAILY_CHARACTERS_PER_VISITOR,
+      clonesPerAccount: e.VOICE_CLONES_PER_ACCOUNT,
       maxRecordingSeconds: e.VOICE_MAX_RECORDING_SECONDS,
       endOfTurnMs: e.VOICE_END_OF_TURN_MS,
     },

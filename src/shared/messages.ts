@@ -341,6 +341,8 @@ export const messages = {
     cloneSubscription: 'ElevenLabs Subscription Required',
     cloneSubscriptionHint: 'Instant voice cloning is not available on this ElevenLabs plan. The default voices remain available.',
     cloned: (name: string) => `Voice cloned: ${name}`,
+    cloneLimitReached: (max: number) =>
+      `You can keep up to ${max} cloned ${max === 1 ? 'voice' : 'voices'}. Remove a cloned voice from another personality first (give it another voice, or delete it).`,
     // Pronunciation coaching (phonetic mode).
     pronunciationUnavailable:
       'Pronunciation assessment is not available on this server (configure AZURE_SPEECH_KEY and AZURE_SPEECH_REGION, or install pocketsphinx for an approximate one). The conversation still works.',

@@ -6,7 +6,7 @@ import { startTestServer, type TestResponse, type TestServer } from '../../test-
 import { apiRateLimits } from '../../db/schema/rate-limits';
 import { authSignInAttempts } from '../../db/schema/security';
 import { messages } from '../../../shared/messages';
-import { countHits, countHitsSql } from './rate-limits.repository';
+import { countHit, countHits, countHitsSql, uncountHit } from './rate-limits.repository';
 
 // A clock the test moves; the limiter reads time only through it.
 const clock = { at: Date.UTC(2030, 0, 1, 12, 0, 0), now: () => new Date(clock.at) };
@@ -124,6 +124,23 @@ describe('several limits in one statement (open mic\'s turn counts two)', () => 
     expect(counts.map(([c]) => c).sort((x, y) => x! - y!)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
     expect(counts.map(([, a]) => a).sort((x, y) => x! - y!)).toEqual(Array.from({ length: 10 }, (_, i) => i + 4));
     expect((await counters('test/a'))[0]).toMatchObject({ requestCount: 13, subject: 'user:counted', ipAddress: '127.0.0.1' });
+  });
+
+  it('a weighted hit adds its weight (a paid voice counts characters), atomically, and can be given back', async () => {
+    const db = server.database.db;
+    const weighted = (weight: number) => ({ ...hit('test/weighted', 'ip:203.0.113.9'), weight });
+    expect(await countHit(db, weighted(60))).toBe(60);
+    expect(await countHits(db, [weighted(25), hit('test/weighted-other')])).toEqual([85, 1]);
+    // Concurrent weighted hits each add their own weight: none is lost.
+    const totals = await Promise.all(Array.from({ length: 10 }, () => countHit(db, weighted(10))));
+    expect(totals.sort((x, y) => x - y)).toEqual(Array.from({ length: 10 }, (_, i) => 95 + i * 10));
+    await uncountHit(db, weighted(25));
+    expect((await counters('test/weighted'))[0]).toMatchObject({ requestCount: 160, subject: 'ip:203.0.113.9' });
+    // Never below zero, and giving back a window never counted is no error.
+    await uncountHit(db, weighted(1000));
+    expect((await counters('test/weighted'))[0]!.requestCount).toBe(0);
+    await uncountHit(db, { ...weighted(5), subject: 'ip:never-counted' });
+    expect(await counters('test/weighted')).toHaveLength(1);
   });
 
   it('refuses to count the same window twice in one statement', () => {

@@ -5,6 +5,9 @@
 // custom_voice_id). The consent is stored with who and when. The sample itself is not kept.
 // A clone replaced by a new one, or whose personality is deleted, is removed at the provider; when
 // ElevenLabs cannot be reached just then, a background job retries (voice-clone-cleanup.ts).
+// Each clone holds a voice slot of the operator's plan, so an account keeps at most
+// VOICE_CLONES_PER_ACCOUNT: a personality switched to another voice keeps its clone (to switch
+// back) only until a new clone needs that slot.
 import crypto from 'node:crypto';
 import type { Context } from 'hono';
 import { eq } from 'drizzle-orm';
@@ -23,6 +26,7 @@ import { loadOwnedPersonality } from '../personalities/personality-access';
 import { toPersonalityDto } from '../personalities/personalities.service';
 import type { PersonalityRow } from '../personalities/personalities.repository';
 import type { VoiceCloneCleanup } from './voice-clone-cleanup';
+import { clonesHeldBy, forgetUnusedClones, lockOwnerForClones, type HeldClone } from './voice.repository';
 
 /** Spec section 5: clone samples up to 11 MB. */
 export const CLONE_SAMPLE_MAX_BYTES = 11 * 1024 * 1024;
@@ -41,6 +45,26 @@ export interface VoiceCloneDeps {
   cloning?: VoiceCloning;
   /** Removes clones nothing uses any more, retrying in the background when ElevenLabs fails. */
   cleanup: VoiceCloneCleanup;
+  /** Cloned voices one account may keep (VOICE_CLONES_PER_ACCOUNT); 0: no cap. */
+  clonesPerAccount: number;
+}
+
+/**
+ * 409, not 429: the account's state refuses it, and waiting changes nothing (a Retry-After would
+ * promise otherwise); the owner frees a slot first.
+ */
+const capReached = (max: number) => new AppError('CONFLICT', messages.voice.cloneLimitReached(max), { details: { clonesPerAccount: max } });
+
+/**
+ * Whether one more clone fits the cap beside the ones the owner's other personalities keep, and
+ * which unused ones (switched away from) give up their slot for it, least recently changed first.
+ * Clones in use are never taken: past the cap with those alone, it is refused.
+ */
+function roomForClone(held: HeldClone[], max: number): { fits: boolean; reclaim: HeldClone[] } {
+  if (max <= 0) return { fits: true, reclaim: [] };
+  if (held.filter((h) => h.inUse).length >= max) return { fits: false, reclaim: [] };
+  const excess = held.length + 1 - max;
+  return { fits: true, reclaim: excess > 0 ? held.filter((h) => !h.inUse).slice(0, excess) : [] };
 }
 
 export async function handleVoiceClone(c: Context<AppEnv>, deps: VoiceCloneDeps, personalityId: string) {
@@ -48,6 +72,8 @@ export async function handleVoiceClone(c: Context<AppEnv>, deps: VoiceCloneDeps,
   if (!viewer) throw new AppError('UNAUTHENTICATED');
   const personality = await loadOwnedPersonality(deps.db, personalityId, viewer.id);
   if (!deps.cloning) throw new AppError('CLONE_UNAVAILABLE');
+  // Refused before the sample is read or sent; checked again, in turn, when the clone is stored.
+  if (!roomForClone(await clonesHeldBy(deps.db, viewer.id, personality.id), deps.clonesPerAccount).fits) throw capReached(deps.clonesPerAccount);
 
   const read = await readSingleFileForm(c.req.raw, CLONE_SAMPLE_MAX_BYTES);
   if (!read.ok) {
@@ -79,8 +105,17 @@ export async function handleVoiceClone(c: Context<AppEnv>, deps: VoiceCloneDeps,
   }
 
   let updated: PersonalityRow | undefined;
+  let reclaimed: HeldClone[] = [];
   try {
     updated = await deps.db.transaction(async (tx) => {
+      let reclaim: HeldClone[] = [];
+      if (deps.clonesPerAccount > 0) {
+        // Concurrent clones by this owner take turns here, each counting the ones stored before it.
+        await lockOwnerForClones(tx, viewer.id);
+        const room = roomForClone(await clonesHeldBy(tx, viewer.id, personality.id), deps.clonesPerAccount);
+        if (!room.fits) throw capReached(deps.clonesPerAccount);
+        reclaim = room.reclaim;
+      }
       const rows = await tx
         .update(personalities)
         .set({
@@ -92,6 +127,7 @@ export async function handleVoiceClone(c: Context<AppEnv>, deps: VoiceCloneDeps,
         .where(eq(personalities.id, personality.id))
         .returning();
       if (rows.length === 0) return undefined;
+      reclaimed = await forgetUnusedClones(tx, reclaim);
       await tx.insert(voiceCloneConsents).values({
         personalityId: personality.id,
         userId: viewer.id,
@@ -110,6 +146,10 @@ export async function handleVoiceClone(c: Context<AppEnv>, deps: VoiceCloneDeps,
     // Deleted while the clone was being made: nothing may keep the new voice.
     await deps.cleanup.remove(voiceId);
     throw new AppError('NOT_FOUND', messages.personality.notFound);
+  }
+  for (const old of reclaimed) {
+    deps.logger.info(`voice clone ${old.voiceId} (personality ${old.personalityId}, not in use) removed to make room for a new clone within the cap of ${deps.clonesPerAccount}`);
+    await deps.cleanup.remove(old.voiceId);
   }
   if (personality.customVoiceId && personality.customVoiceId !== voiceId) await deps.cleanup.remove(personality.customVoiceId);
   return c.json({ personality: toPersonalityDto(updated, viewer.id) }, 201);

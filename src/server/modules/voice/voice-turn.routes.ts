@@ -23,6 +23,7 @@ import type { ChatRun } from '../conversations/chat-run';
 import type { ExchangeInput } from '../conversations/chat.service';
 import { AUDIO_MAX_BYTES, type VoiceService } from './voice.service';
 import { createSpokenReply } from './spoken-reply';
+import { speechVisitor } from './speech-visitor';
 
 /** Counts one hit of a rate limit for this request; throws RATE_LIMITED past it. */
 export type LimitCounter = (c: Context<AppEnv>) => Promise<void>;
@@ -143,6 +144,8 @@ export function voiceTurnRoutes(deps: VoiceTurnDeps) {
       // The first sentence's speech hit is counted while the model starts, not after its text.
       let firstHit: Promise<void> | undefined = asVoiceLimit(deps.limits.speech(c));
       firstHit.catch(() => {}); // awaited by the first sentence
+      // Each sentence of a paid voice is taken from the same daily budget as the speech route's.
+      const visitor = speechVisitor(c);
       const spoken = createSpokenReply({
         signal: abort.signal,
         emit: write,
@@ -150,7 +153,7 @@ export function voiceTurnRoutes(deps: VoiceTurnDeps) {
           const hit = firstHit ?? asVoiceLimit(deps.limits.speech(c));
           firstHit = undefined;
           await hit;
-          const speech = await voice.speech(personality, text, signal, { fastDecode: true });
+          const speech = await voice.speech(personality, text, signal, { fastDecode: true, visitor });
           return { mime: speech.mime, stream: speech.stream, volume: speech.volume, provider: speech.provider };
         },
       });

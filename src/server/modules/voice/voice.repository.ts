@@ -1,9 +1,26 @@
-// The voice module's only drizzle importer: ElevenLabs credits per UTC day and the rate-limit
-// rows admins watch.
-import { and, desc, eq, gte, sql } from 'drizzle-orm';
+// The voice module's storage: ElevenLabs credits per UTC day, each visitor's paid-voice characters
+// per UTC day (a weighted window in api_rate_limits), the cloned voices an account holds, and the
+// rate-limit rows admins watch.
+import { and, asc, desc, eq, gte, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import type { DbOrTx } from '../../jobs/jobs.repository';
 import { elevenlabsUsage } from '../../db/schema/voice';
 import { apiRateLimits } from '../../db/schema/rate-limits';
+import { personalities } from '../../db/schema/personalities';
+import { user } from '../../db/schema/auth';
+import { countHit, uncountHit, type Hit } from '../rate-limits/rate-limits.repository';
+
+/**
+ * api_rate_limits.endpoint of the paid-voice budget: one window per visitor per UTC day whose
+ * count is characters, not requests (so the admin's rate-limit list leaves it out).
+ */
+export const VISITOR_CHARACTERS_ENDPOINT = 'voice/characters';
+
+/** Adds the hit's characters to the visitor's day, atomically across processes; returns the day's total. */
+export const addVisitorCharacters = (db: Database, hit: Hit): Promise<number> => countHit(db, hit);
+
+/** Takes the hit's characters back off the visitor's day (refused, or not sent after all). */
+export const giveBackVisitorCharacters = (db: Database, hit: Hit): Promise<void> => uncountHit(db, hit);
 
 /**
  * Adds `characters` to the day's count only if the total stays within `limit`, in one statement:
@@ -57,7 +74,7 @@ export async function recentRateLimits(db: Database, since: Date, max: number): 
       ipAddress: apiRateLimits.ipAddress,
     })
     .from(apiRateLimits)
-    .where(and(gte(apiRateLimits.windowStart, since)))
+    .where(and(gte(apiRateLimits.windowStart, since), ne(apiRateLimits.endpoint, VISITOR_CHARACTERS_ENDPOINT)))
     .orderBy(desc(apiRateLimits.windowStart), desc(apiRateLimits.requestCount))
     .limit(max);
 }
@@ -76,4 +93,61 @@ export async function addSpentCredits(db: Database, day: string, characters: num
     })
     .returning({ creditsUsed: elevenlabsUsage.creditsUsed });
   return rows[0]?.creditsUsed ?? characters;
+}
+
+/** A cloned voice one of an account's personalities keeps (a voice slot of the ElevenLabs plan). */
+export interface HeldClone {
+  personalityId: string;
+  voiceId: string;
+  /** The personality speaks with it; otherwise it was switched to another voice and keeps the clone to switch back. */
+  inUse: boolean;
+  updatedAt: Date;
+}
+
+/** The cloned voices the owner's personalities keep, but `exceptPersonalityId`'s; least recently changed first. */
+export async function clonesHeldBy(db: DbOrTx, ownerId: string, exceptPersonalityId: string): Promise<HeldClone[]> {
+  const rows = await db
+    .select({
+      personalityId: personalities.id,
+      voiceId: personalities.customVoiceId,
+      voiceProvider: personalities.voiceProvider,
+      voiceSettings: personalities.voiceSettings,
+      updatedAt: personalities.updatedAt,
+    })
+    .from(personalities)
+    .where(and(eq(personalities.userId, ownerId), ne(personalities.id, exceptPersonalityId), isNotNull(personalities.customVoiceId)))
+    .orderBy(asc(personalities.updatedAt));
+  return rows.map((r) => ({
+    personalityId: r.personalityId,
+    voiceId: r.voiceId!,
+    inUse: r.voiceProvider === 'elevenlabs' && r.voiceSettings?.voice_type === 'custom',
+    updatedAt: r.updatedAt,
+  }));
+}
+
+/**
+ * Takes the owner's turn to add a cloned voice: concurrent clones by one person (from any process)
+ * wait here, so each counts the others' before checking the cap.
+ */
+export async function lockOwnerForClones(tx: DbOrTx, ownerId: string): Promise<void> {
+  await tx.execute(sql`select id from ${user} where ${user.id} = ${ownerId} for update`);
+}
+
+/**
+ * These personalities no longer keep their clone, unless one was switched back to it meanwhile: its
+ * slot goes to a new one. Returns the clones given up (to be removed at ElevenLabs).
+ */
+export async function forgetUnusedClones(tx: DbOrTx, clones: HeldClone[]): Promise<HeldClone[]> {
+  if (clones.length === 0) return [];
+  const rows = await tx
+    .update(personalities)
+    .set({ customVoiceId: null, updatedAt: new Date() })
+    .where(
+      and(
+        inArray(personalities.id, clones.map((c) => c.personalityId)),
+        sql`not (coalesce(${personalities.voiceProvider}, '') = 'elevenlabs' and coalesce(${personalities.voiceSettings}->>'voice_type', '') = 'custom')`,
+      ),
+    )
+    .returning({ personalityId: personalities.id });
+  return clones.filter((c) => rows.some((r) => r.personalityId === c.personalityId));
 }

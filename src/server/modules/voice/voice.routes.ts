@@ -15,6 +15,7 @@ import type { VoiceService } from './voice.service';
 import { SPEECH_TEXT_MAX } from './voice.service';
 import { readAudioBody } from './voice-upload';
 import { handleVoiceClone, type VoiceCloneDeps } from './voice-clone';
+import { speechVisitor } from './speech-visitor';
 import { timed } from '../../lib/server-timing';
 
 const capabilitiesSchema = z.object({
@@ -171,7 +172,7 @@ export function voicePersonalityRoutes(
       const personality = await timed(c, 'access', () => service.visiblePersonality(c.req.param('id'), c.get('viewer')?.id ?? null));
       const parsed = speechBodySchema.safeParse(await readJson(c));
       if (!parsed.success) throw new AppError('BAD_REQUEST', parsed.error.issues[0]?.message ?? messages.errors.invalidInput);
-      const audio = await timed(c, 'tts', () => service.speech(personality, parsed.data.text, c.req.raw.signal));
+      const audio = await timed(c, 'tts', () => service.speech(personality, parsed.data.text, c.req.raw.signal, { visitor: speechVisitor(c) }));
       return new Response(cutOnFailure(audio.stream, c), {
         status: 200,
         headers: {

@@ -1,5 +1,6 @@
 // Voice rules (no Hono): who may use voice with a personality, which voice speaks it, what a
-// recording must be, how provider failures reach the client, and ElevenLabs' daily credits.
+// recording must be, how provider failures reach the client, ElevenLabs' daily credits, and each
+// visitor's daily character budget for the paid voices.
 import type { Database } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import type { Logger } from '../../lib/logger';
@@ -20,7 +21,16 @@ import { relayStream } from '../../lib/stream-relay';
 import { checkWav } from './wav-check';
 import { headOf } from '../../../shared/text/cut';
 import { audibleOrNothing, embeddedVoiceCanSpeak } from './embedded-voice';
-import { creditsUsedOn, recentRateLimits, releaseCredits, reserveCredits } from './voice.repository';
+import {
+  addVisitorCharacters,
+  creditsUsedOn,
+  giveBackVisitorCharacters,
+  recentRateLimits,
+  releaseCredits,
+  reserveCredits,
+  VISITOR_CHARACTERS_ENDPOINT,
+} from './voice.repository';
+import type { Hit } from '../rate-limits/rate-limits.repository';
 
 export const AUDIO_MAX_BYTES = 10 * 1024 * 1024;
 export const SPEECH_TEXT_MAX = 5000;
@@ -32,6 +42,8 @@ export interface VoiceDeps {
   stt?: SpeechToText;
   synthesizers: SpeechSynthesizers;
   dailyCreditLimit: number;
+  /** Paid-voice (OpenAI, ElevenLabs) characters per visitor per UTC day; 0: no budget. */
+  dailyCharactersPerVisitor: number;
   maxRecordingSeconds: number;
   /** Open mic: the pause that ends a turn, and whether ElevenLabs agents can be used. */
   endOfTurnMs?: number;
@@ -58,6 +70,19 @@ export interface SpeechResult extends SynthesizedAudio {
 
 export const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
+/** Who asks for speech (speech-visitor.ts): the subject their paid-voice budget is counted by. */
+export interface Visitor {
+  /** `user:{id}` when signed in, else `ip:{address key}` (as the rate limits count). */
+  subject: string;
+  userId: string | null;
+  ipAddress: string | null;
+}
+
+/** Characters taken from a visitor's budget, to give back when the provider refuses them. */
+interface Taken {
+  giveBack(): Promise<void>;
+}
+
 /** The voice a personality speaks with, from its stored provider and settings. */
 export function voiceOf(p: Pick<PersonalityRow, 'voiceProvider' | 'voiceSettings' | 'customVoiceId'>): { provider: 'default' | 'openai' | 'elevenlabs'; voice: string } {
   const s = p.voiceSettings ?? {};
@@ -75,6 +100,32 @@ export function voiceOf(p: Pick<PersonalityRow, 'voiceProvider' | 'voiceSettings
 
 export function createVoiceService(deps: VoiceDeps) {
   const { db, clock, logger, stt, synthesizers } = deps;
+  const perVisitor = deps.dailyCharactersPerVisitor;
+
+  /**
+   * Takes `characters` from the visitor's paid-voice budget for today (UTC), atomically in the
+   * database (every process shares it): each request adds its characters and reads the day's total,
+   * and one that goes past the budget takes them back out, so concurrent requests together never
+   * spend more than the budget. Undefined when they do not fit (logged, without the text).
+   */
+  async function takeFromBudget(visitor: Visitor, characters: number, provider: 'openai' | 'elevenlabs'): Promise<Taken | undefined> {
+    if (perVisitor <= 0) return { giveBack: async () => {} };
+    const hit: Hit = {
+      endpoint: VISITOR_CHARACTERS_ENDPOINT,
+      subject: visitor.subject,
+      windowStart: new Date(`${utcDay(clock.now())}T00:00:00.000Z`),
+      userId: visitor.userId,
+      ipAddress: visitor.ipAddress,
+      weight: characters,
+    };
+    const giveBack = () => giveBackVisitorCharacters(db, hit).catch((e) => logger.error("could not give back a visitor's paid-voice characters", e));
+    if (characters <= perVisitor) {
+      if ((await addVisitorCharacters(db, hit)) <= perVisitor) return { giveBack };
+      await giveBack();
+    }
+    logger.info(`${provider} speech refused: ${visitor.subject} has no room for ${characters} more characters in today's ${perVisitor} per visitor`);
+    return undefined;
+  }
 
   async function assessPronunciation(audio: Uint8Array, intended: string, heard: string, signal?: AbortSignal): Promise<PronunciationReport> {
     const assessor = deps.pronunciation;
@@ -156,7 +207,7 @@ export function createVoiceService(deps: VoiceDeps) {
      * mic's turn). A synthesis cancelled through `signal` (barge-in, the listener gone) throws as a
      * failure would, but is not logged as one: nothing went wrong with the provider.
      */
-    async speech(personality: PersonalityRow, rawText: string, signal?: AbortSignal, options: { fastDecode?: boolean } = {}): Promise<SpeechResult> {
+    async speech(personality: PersonalityRow, rawText: string, signal: AbortSignal | undefined, options: { fastDecode?: boolean; visitor: Visitor }): Promise<SpeechResult> {
       const text = headOf(stripDoNotRead(rawText), SPEECH_TEXT_MAX);
       if (!/[\p{L}\p{N}]/u.test(text)) throw new AppError('BAD_REQUEST', messages.voice.nothingToSpeak);
       const chosen = voiceOf(personality);
@@ -172,12 +223,18 @@ export function createVoiceService(deps: VoiceDeps) {
           copy.error(err);
         }),
       });
+      // The paid voices' characters are the ones sent (after [DO_NOT_READ] and the length cut). A
+      // synthesis cancelled on our side keeps them counted: the provider may have them already.
       // A provider the server has no settings for speaks with the default voice instead.
       if (chosen.provider === 'openai' && synthesizers.openai) {
+        const taken = await takeFromBudget(options.visitor, text.length, 'openai');
+        // The visitor's budget spent: the browser's voice speaks, as when OpenAI fails.
+        if (!taken) throw new AppError('TTS_FALLBACK', undefined, { details: { kind: 'visitor_budget' } });
         try {
           const audio = await synthesizers.openai.synthesize(text, chosen.voice, signal, options.fastDecode ? { format: 'wav' } : undefined);
           return { ...watched(audio, 'openai'), provider: 'openai', voice: chosen.voice, volume: voiceVolumeMultiplier('openai', chosen.voice) };
         } catch (err) {
+          if (!signal?.aborted) await taken.giveBack();
           warnFailed(`openai speech failed, the browser speaks instead: ${describe(err)}`);
           // The provider's words stay in the log: this answer reaches anonymous visitors too.
           throw new AppError('TTS_FALLBACK', undefined, { details: { kind: failureKind(err) } });
@@ -186,12 +243,19 @@ export function createVoiceService(deps: VoiceDeps) {
       if (chosen.provider === 'elevenlabs' && synthesizers.elevenlabs) {
         const day = utcDay(clock.now());
         const characters = text.length;
+        // The visitor's budget first: one past it spends none of everyone's daily credits.
+        const taken = await takeFromBudget(options.visitor, characters, 'elevenlabs');
+        if (!taken) throw new AppError('VOICE_CREDITS_EXHAUSTED', undefined, { details: { dailyLimit: perVisitor, perVisitor: true } });
         const total = await reserveCredits(db, day, characters, deps.dailyCreditLimit);
-        if (total === undefined) throw new AppError('VOICE_CREDITS_EXHAUSTED', undefined, { details: { dailyLimit: deps.dailyCreditLimit } });
+        if (total === undefined) {
+          await taken.giveBack();
+          throw new AppError('VOICE_CREDITS_EXHAUSTED', undefined, { details: { dailyLimit: deps.dailyCreditLimit } });
+        }
         try {
           const audio = await synthesizers.elevenlabs.synthesize(text, chosen.voice, signal);
           return { ...watched(audio, 'elevenlabs'), provider: 'elevenlabs', voice: chosen.voice, volume: voiceVolumeMultiplier('elevenlabs', chosen.voice) };
         } catch (err) {
+          if (!signal?.aborted) await taken.giveBack();
           await releaseCredits(db, day, characters).catch((e) => logger.error('could not release ElevenLabs credits', e));
           warnFailed(`elevenlabs speech failed: ${describe(err)}`);
           throw elevenLabsSpeechError(err);

@@ -75,10 +75,11 @@ export async function transcribe(client: TestClient, personalityId: string, body
   return { status: res.status, body: parsed, headers: res.headers };
 }
 
-export async function speak(client: TestClient, personalityId: string, text: string) {
+/** `headers`: e.g. x-forwarded-for, for a server that trusts 127.0.0.1 as its proxy (another visitor's address). */
+export async function speak(client: TestClient, personalityId: string, text: string, headers: Record<string, string> = {}) {
   const res = await client.raw(`/api/personalities/${personalityId}/voice/speech`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ text }),
   });
   const bytes = new Uint8Array(await res.arrayBuffer());
