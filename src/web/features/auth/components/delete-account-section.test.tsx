@@ -18,8 +18,6 @@ async function openDialog() {
   renderApp(<AppRoutes />, { path: '/' });
   await user.click(await screen.findByRole('button', { name: 'Change Password' }));
   const dialog = await screen.findByRole('dialog', { name: 'Change Password' });
-  // The forms load when the dialog first opens.
-  await within(dialog).findByLabelText('Current Password', { selector: 'input' });
   return { user, dialog };
 }
 
