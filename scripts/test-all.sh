@@ -64,13 +64,16 @@ playwright_flows() {
     npx playwright test --reporter=list,json
 }
 
-# Three lanes at once, then the browser flows (they need the build):
+# Three lanes at once, and a fourth once two are done:
 # - the server suite on PGlite (shown as it runs);
 # - the server suite on PostgreSQL, then the multi-process suite (they share the PostgreSQL server);
-# - typecheck, the web component tests and the build, which share nothing with the others.
-# Each server suite runs its files one at a time (vitest's default on 2 cores), and most of a
-# file's time is spent waiting: on databases, child processes, timers and sockets. Side by side
-# they fill each other's waits; one after the other, the PostgreSQL suite alone took 17 minutes.
+# - typecheck, the web component tests and the build, which share nothing with the others;
+# - the browser flows, once the build is made and the PostgreSQL lane is done, beside the rest of
+#   the PGlite suite (so no more than two heavy lanes share the 2 cores while they run).
+# Each server suite runs its files one at a time (vitest's default on 2 cores), and a file spends
+# about half its time waiting (on databases, child processes, timers and sockets). Side by side
+# the lanes fill each other's waits: one after the other they took 52 minutes, side by side 45,
+# with the browser flows overlapping too about 40.
 # A background lane's output is shown when it is done.
 
 # start_lane NAME FUNCTION: runs FUNCTION's steps in the background; its log and summary go to
@@ -83,7 +86,9 @@ start_lane() {
     summary=()
     failed_steps=0
     "$steps"
-    printf '%s\n' "${summary[@]}" > "$results_dir/${name}.summary"
+    # Written whole, then renamed: the browser lane waits for these files to appear.
+    printf '%s\n' "${summary[@]}" > "$results_dir/${name}.summary.partial"
+    mv "$results_dir/${name}.summary.partial" "$results_dir/${name}.summary"
   ) > "$results_dir/${name}.log" 2>&1 &
   lane_names+=("$name")
   lane_pids+=($!)
@@ -100,17 +105,38 @@ postgres_lane() {
   run_step "multi-process suite (two app processes, PostgreSQL, s3rver)" vitest_multi_process
 }
 
+# Waits until the lane has written its summary, or its process is gone without one.
+await_lane() {
+  local name="$1" pid="$2"
+  while [[ ! -f "$results_dir/${name}.summary" ]] && kill -0 "$pid" 2> /dev/null; do sleep 2; done
+}
+
+browser_lane() {
+  await_lane "side-lane" "$side_lane_pid"
+  [[ -n "${postgres_lane_pid:-}" ]] && await_lane "postgres-lane" "$postgres_lane_pid"
+  if ! grep -q '^PASS  production build' "$results_dir/side-lane.summary" 2> /dev/null; then
+    skip_step "browser flows (Playwright, Chromium)" "the build failed"
+  elif [[ ! -f dist/web/index.html ]]; then
+    skip_step "browser flows (Playwright, Chromium)" "no web build in dist/web"
+  else
+    run_step "browser flows (Playwright, Chromium)" playwright_flows
+  fi
+}
+
 start_lane "side-lane" side_lane
+side_lane_pid="${lane_pids[-1]}"
+postgres_lane_pid=""
 if [[ -n "${TEST_DATABASE_URL:-}" ]]; then
   start_lane "postgres-lane" postgres_lane
+  postgres_lane_pid="${lane_pids[-1]}"
 else
   skip_step "server suite on PostgreSQL" "TEST_DATABASE_URL is not set"
   skip_step "multi-process suite" "TEST_DATABASE_URL is not set"
 fi
+start_lane "browser-lane" browser_lane
 
 run_step "server suite on PGlite" vitest_server_pglite
 
-build_ok=0
 for i in "${!lane_names[@]}"; do
   name="${lane_names[$i]}"
   wait "${lane_pids[$i]}"
@@ -126,16 +152,8 @@ for i in "${!lane_names[@]}"; do
     [[ -z "$line" ]] && continue
     summary+=("$line")
     [[ "$line" == FAIL* ]] && failed_steps=$((failed_steps + 1))
-    [[ "$line" == "PASS  production build"* ]] && build_ok=1
   done < "$results_dir/${name}.summary"
 done
-if [[ $build_ok -eq 0 ]]; then
-  skip_step "browser flows (Playwright, Chromium)" "the build failed"
-elif [[ ! -f dist/web/index.html ]]; then
-  skip_step "browser flows (Playwright, Chromium)" "no web build in dist/web"
-else
-  run_step "browser flows (Playwright, Chromium)" playwright_flows
-fi
 
 # Test counts over every runner, from their JSON reports.
 counts="$(node -e '
