@@ -182,13 +182,7 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
         // what was said (a model that fell silent held shutdown for its 90 s idle limit, past
         // any container's grace period, and the reply was lost to the SIGKILL).
         const graceOver = setTimeout(stopReplies, SHUTDOWN_REPLY_GRACE_MS);
-        // close() ends the idle kept-alive connections of the moment; one whose answer ends later
-        // turns idle and would hold shutdown for keepAliveTimeout (65 s), so idle ones are closed
-        // until the server is.
-        const http = server as unknown as { closeIdleConnections?(): void };
-        const closeIdle = setInterval(() => http.closeIdleConnections?.(), 100);
         await new Promise<void>((resolve) => server.close(() => resolve()));
-        clearInterval(closeIdle);
         clearTimeout(graceOver);
         // A reply whose reader left just before is still being checked and saved: its words go
         // to the database before it closes (a few seconds at most; then it is given up, logged).
