@@ -60,13 +60,8 @@ export interface RunningServer {
  * chat reply, a spoken turn or a document event stream can be quiet for minutes and must not be
  * cut. The connections are checked every 5 s (Node's default, 30 s, let a stuck one live on to
  * twice its limit).
- * keepAliveTimeout: an idle kept-alive connection is closed after 65 s, not Node's 5 s. Whoever
- * closes an idle connection races the other side's next request on it, which is then reset
- * (ECONNRESET; a load balancer answers 502). Load balancers keep idle connections to the app 60 s
- * (AWS ALB, nginx's keepalive_timeout 60-75 s), and a client that reused one after 5 s met the race
- * (a browser flow's API request did, in CI); outliving them leaves the closing to the client.
  */
-const HTTP_TIMEOUTS = { headersTimeout: 30_000, requestTimeout: 5 * 60_000, connectionsCheckingInterval: 5_000, keepAliveTimeout: 65_000 } as const;
+const HTTP_TIMEOUTS = { headersTimeout: 30_000, requestTimeout: 5 * 60_000, connectionsCheckingInterval: 5_000 } as const;
 
 /** How long shutdown waits for replies still being saved before closing the database. */
 const SHUTDOWN_SAVE_WAIT_MS = 10_000;
