@@ -1,7 +1,8 @@
 // The HTTP server's own timeouts: a client that never finishes its headers is dropped soon
 // (headersTimeout), while nothing cuts a connection for being quiet (streamed replies and event
 // streams can be silent for long stretches; uploads on slow links take minutes).
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 const created: Server[] = [];
@@ -19,9 +20,11 @@ vi.mock('@hono/node-server', async (importOriginal) => {
 
 const { startTestServer } = await import('./test-support/test-server');
 let close: (() => Promise<void>) | undefined;
+let url = '';
 
 beforeAll(async () => {
   const server = await startTestServer();
+  url = server.url;
   close = () => server.close();
 });
 afterAll(async () => {
@@ -35,9 +38,45 @@ describe('the HTTP server', () => {
     expect(server.headersTimeout).toBeLessThanOrEqual(30_000);
   });
 
+  it('keeps an idle kept-alive connection open past Node\'s 5 s, so the client, not the server, closes it', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    // reusedSocket: the request went out on the connection the previous one left open.
+    const get = () =>
+      new Promise<boolean>((resolve, reject) => {
+        const req = http.get(`${url}/api/health`, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => (res.statusCode === 200 ? resolve(req.reusedSocket) : reject(new Error(`status ${res.statusCode}`))));
+        });
+        req.on('error', reject);
+      });
+    try {
+      expect(await get()).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      expect(await get()).toBe(true);
+    } finally {
+      agent.destroy();
+    }
+    expect(created[0]!.keepAliveTimeout).toBeGreaterThan(60_000);
+  });
+
   it('gives a whole request (an upload on a slow link) minutes, and never cuts a quiet connection', () => {
     const server = created[0]!;
     expect(server.requestTimeout).toBeGreaterThanOrEqual(5 * 60_000);
     expect(server.timeout).toBe(0);
   });
+
+  it('stops without waiting on a connection that never sent a request: once the reply grace is over it is closed', async () => {
+    // Browsers open spare connections ahead of need (Chromium preconnects; fetch's pool did in
+    // voice.turn.test). Node counts one that has sent nothing as busy, not idle, so close() waited
+    // for it until headersTimeout (30 s, past this test's limit).
+    const own = await startTestServer();
+    const { port } = new URL(own.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    socket.on('error', () => {});
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    await own.close();
+    await closed;
+    expect(socket.bytesRead).toBe(0);
+  }, 20_000);
 });

@@ -60,13 +60,20 @@ export interface RunningServer {
  * chat reply, a spoken turn or a document event stream can be quiet for minutes and must not be
  * cut. The connections are checked every 5 s (Node's default, 30 s, let a stuck one live on to
  * twice its limit).
+ * keepAliveTimeout: an idle kept-alive connection is closed after 65 s, not Node's 5 s. Whoever
+ * closes an idle connection races the other side's next request on it, which is then reset
+ * (ECONNRESET; a load balancer answers 502). Load balancers keep idle connections to the app 60 s
+ * (AWS ALB, nginx's keepalive_timeout 60-75 s), and a client that reused one after 5 s met the race
+ * (a browser flow's API request did, in CI); outliving them leaves the closing to the client.
  */
-const HTTP_TIMEOUTS = { headersTimeout: 30_000, requestTimeout: 5 * 60_000, connectionsCheckingInterval: 5_000 } as const;
+const HTTP_TIMEOUTS = { headersTimeout: 30_000, requestTimeout: 5 * 60_000, connectionsCheckingInterval: 5_000, keepAliveTimeout: 65_000 } as const;
 
 /** How long shutdown waits for replies still being saved before closing the database. */
 const SHUTDOWN_SAVE_WAIT_MS = 10_000;
 /** How long replies still streaming may go on at shutdown before they are stopped. */
 const SHUTDOWN_REPLY_GRACE_MS = 5_000;
+/** How long stopped replies get to send their last line before every connection still open is closed. */
+const SHUTDOWN_FLUSH_MS = 1_000;
 
 const defaultWebRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/web');
 
@@ -176,9 +183,23 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
         // Replies still streaming get a few seconds to finish; then they stop as Stop would, keeping
         // what was said (a model that fell silent held shutdown for its 90 s idle limit, past
         // any container's grace period, and the reply was lost to the SIGKILL).
-        const graceOver = setTimeout(stopReplies, SHUTDOWN_REPLY_GRACE_MS);
+        // close() ends the idle kept-alive connections of the moment; one whose answer ends later
+        // turns idle and would hold shutdown for keepAliveTimeout (65 s), so idle ones are closed
+        // until the server is.
+        const http = server as unknown as { closeIdleConnections(): void; closeAllConnections(): void };
+        const closeIdle = setInterval(() => http.closeIdleConnections(), 100);
+        // Once stopped replies have had a moment to send their last line, whatever is still open is
+        // cut: a connection can stay busy with no reply left to wait for (one a browser opened ahead
+        // of need and never sent a request on: Node counts it busy until headersTimeout, 30 s).
+        let cutOff: NodeJS.Timeout | undefined;
+        const graceOver = setTimeout(() => {
+          stopReplies();
+          cutOff = setTimeout(() => http.closeAllConnections(), SHUTDOWN_FLUSH_MS);
+        }, SHUTDOWN_REPLY_GRACE_MS);
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        clearInterval(closeIdle);
         clearTimeout(graceOver);
+        clearTimeout(cutOff);
         // A reply whose reader left just before is still being checked and saved: its words go
         // to the database before it closes (a few seconds at most; then it is given up, logged).
         if (!(await drain(SHUTDOWN_SAVE_WAIT_MS))) logger.warn('stopping with a reply still being saved: it may be lost');
