@@ -61,9 +61,18 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<DatabaseH
   return { db: handle.db, kind: handle.kind, hasVector: handle.hasVector, vectorStore: handle.vectorStore, close: handle.close };
 }
 
+/**
+ * What every PGlite start runs on its database (pgvector already loaded): the migrations, then the
+ * embeddings table. Also builds the tests' migrated image (test-support/pglite-image.ts).
+ */
+export async function migratePglite(db: Database): Promise<void> {
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  await migrate(db as never, { migrationsFolder });
+  await ensureEmbeddingsTable(db, true);
+}
+
 async function openPglite(dataDir?: string, image?: string) {
   const { drizzle } = await import('drizzle-orm/pglite');
-  const { migrate } = await import('drizzle-orm/pglite/migrator');
   let release = () => {};
   if (dataDir) {
     fs.mkdirSync(dataDir, { recursive: true });
@@ -85,10 +94,7 @@ async function openPglite(dataDir?: string, image?: string) {
     kind: 'pglite' as const,
     hasVector: true,
     vectorStore: 'pgvector' as VectorStore,
-    migrate: async () => {
-      await migrate(db as never, { migrationsFolder });
-      await ensureEmbeddingsTable(db, true);
-    },
+    migrate: () => migratePglite(db),
     close: async () => {
       await client.close();
       release();

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { migrationsFolder } from '../db/client';
+import { migratePglite, migrationsFolder } from '../db/client';
 
 const require = createRequire(import.meta.url);
 
@@ -53,15 +53,12 @@ export function migratedPgliteImage(): Promise<string> {
     const { PGlite } = await import('@electric-sql/pglite');
     const { vector } = await import('@electric-sql/pglite-pgvector');
     const { drizzle } = await import('drizzle-orm/pglite');
-    const { migrate } = await import('drizzle-orm/pglite/migrator');
-    const { ensureEmbeddingsTable } = await import('../db/embeddings-schema');
     const schema = await import('../db/schema/index');
     const pglite = await PGlite.create({ extensions: { vector } });
     try {
       await pglite.exec('CREATE EXTENSION IF NOT EXISTS vector');
       const db = drizzle({ client: pglite, schema });
-      await migrate(db, { migrationsFolder });
-      await ensureEmbeddingsTable(db as never, true);
+      await migratePglite(db as never);
       const dump = await pglite.dumpDataDir('none');
       // Written whole under another name, then renamed: a test process starting meanwhile sees
       // no image or a complete one.
