@@ -328,7 +328,15 @@ export function createApp(deps: AppDeps) {
     .route(
       '/api/personalities',
       voiceAgentRoutes(
-        createVoiceAgentService({ db, clock, logger, agents: voiceAgents, dailyCreditLimit: config.voice.dailyCreditLimit, callCredits: createAgentCallCredits(deps.authSecret) }),
+        createVoiceAgentService({
+          db,
+          clock,
+          logger,
+          agents: voiceAgents,
+          dailyCreditLimit: config.voice.dailyCreditLimit,
+          dailyCharactersPerVisitor: config.voice.dailyCharactersPerVisitor,
+          callCredits: createAgentCallCredits(deps.authSecret),
+        }),
         {
           session: rateLimit(db, clock, { endpoint: 'voice/agent', max: config.rateLimits.voicePerMinute, windowSeconds: 60 }),
           transcript: chatLimit,

@@ -5,11 +5,14 @@
 // faster than a voice can speak since it was issued: a forger spends credits no faster than a real
 // call would. The tally per call is kept in the database (agent_call_tallies), so several app
 // processes share it; a call's row is dropped once the call is older than any real one.
+// The token also names the visitor who started the call, so its lines count toward that visitor's
+// paid-voice budget (speech-visitor.ts) even when their address changes during the call.
 import crypto from 'node:crypto';
 import { eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { agentCallTallies } from '../../db/schema/voice';
 import { createTokenSigner } from '../../lib/signed-token';
+import type { Visitor } from './voice.service';
 
 /** Faster than anyone speaks (~15 characters a second). */
 export const AGENT_CHARS_PER_SECOND = 25;
@@ -23,21 +26,36 @@ interface CallClaim {
   personalityId: string;
   viewerId: string | null;
   issuedAt: number;
+  /** Who started the call, for their daily budget; absent from tokens issued before it was added. */
+  visitor?: Visitor;
 }
 
 export function createAgentCallCredits(secret: string) {
   const tokens = createTokenSigner<CallClaim>(secret, 'kindred agent call v1');
 
+  /** The claim of a valid token of this asker's call with this personality. */
+  const claimOf = (token: string | undefined, personalityId: string, viewerId: string | null): CallClaim | undefined => {
+    const claim = token ? tokens.read(token) : undefined;
+    return claim && claim.personalityId === personalityId && claim.viewerId === viewerId ? claim : undefined;
+  };
+
   return {
-    /** The token of a call starting now, for this asker and personality. */
-    issue(personalityId: string, viewerId: string | null, nowMs: number): string {
-      return tokens.sign({ id: crypto.randomUUID(), personalityId, viewerId, issuedAt: nowMs });
+    /** The token of a call starting now, for this asker, personality and (for the budget) visitor. */
+    issue(personalityId: string, viewerId: string | null, nowMs: number, visitor?: Visitor): string {
+      const claim: CallClaim = { id: crypto.randomUUID(), personalityId, viewerId, issuedAt: nowMs };
+      if (visitor) claim.visitor = { subject: visitor.subject, userId: visitor.userId, ipAddress: visitor.ipAddress };
+      return tokens.sign(claim);
+    },
+
+    /** The visitor who started this asker's call, when its token names one (tokens issued before it was added do not). */
+    callerOf(token: string | undefined, personalityId: string, viewerId: string | null): Visitor | undefined {
+      return claimOf(token, personalityId, viewerId)?.visitor;
     },
 
     /** How many of `chars` count for this call now: none without a valid token of this asker's call. */
     async charge(db: Database, token: string | undefined, personalityId: string, viewerId: string | null, chars: number, nowMs: number): Promise<number> {
-      const claim = token ? tokens.read(token) : undefined;
-      if (!claim || claim.personalityId !== personalityId || claim.viewerId !== viewerId) return 0;
+      const claim = claimOf(token, personalityId, viewerId);
+      if (!claim) return 0;
       // Only this server signs tokens, so one from the future means another app process's clock is
       // ahead of this one's: the call has just begun (it is not free).
       const age = Math.max(0, nowMs - claim.issuedAt);

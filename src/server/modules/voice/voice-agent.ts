@@ -1,7 +1,10 @@
 // Open mic with an ElevenLabs agent (spec sections 2, 4, 5, 7): the server hands the browser a
 // signed URL for the agent's websocket (the API key never leaves the server), and the browser
 // reports each finished line of the call so it lands in the same saved conversation as text and
-// self-paced chat. The agent's spoken characters count toward the daily voice credits.
+// self-paced chat. The agent's spoken characters count toward the daily voice credits, and toward
+// the daily paid-voice budget of the visitor who started the call (VOICE_DAILY_CHARACTERS_PER_VISITOR,
+// shared with the speech route): a visitor at it gets no new call, and a call that passes it is told
+// to end, so one visitor cannot spend the whole site's ElevenLabs credits through agent calls.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv, Viewer } from '../../auth/session';
@@ -17,9 +20,11 @@ import { loadVisiblePersonality } from '../personalities/personality-access';
 import * as conversations from '../conversations/conversations.repository';
 import { NEW_CONVERSATION_TITLE, titleFromMessage } from '../conversations/conversations.service';
 import { personaGreeting } from '../conversations/persona-context';
-import { addSpentCredits, creditsUsedOn } from './voice.repository';
+import { addSpentCredits, addVisitorCharacters, creditsUsedOn, VISITOR_CHARACTERS_ENDPOINT, visitorCharactersOn } from './voice.repository';
 import type { AgentCallCredits } from './agent-call-credits';
 import { asVoiceLimit } from './voice.routes';
+import type { Visitor } from './voice.service';
+import { speechVisitor } from './speech-visitor';
 
 export const AGENT_TRANSCRIPT_MAX = 10_000;
 
@@ -29,6 +34,8 @@ export interface VoiceAgentDeps {
   logger: Logger;
   agents?: VoiceAgents;
   dailyCreditLimit: number;
+  /** Paid-voice characters per visitor per UTC day (the speech route's budget); 0: no budget. */
+  dailyCharactersPerVisitor: number;
   /** Counts a call's agent lines under the token its signed URL came with (agent-call-credits.ts). */
   callCredits: AgentCallCredits;
 }
@@ -46,15 +53,40 @@ const transcriptSchema = z
 export type AgentTranscriptLine = z.infer<typeof transcriptSchema>;
 
 const utcDay = (d: Date) => d.toISOString().slice(0, 10);
+const dayStart = (d: Date) => new Date(`${utcDay(d)}T00:00:00.000Z`);
 
 export function createVoiceAgentService(deps: VoiceAgentDeps) {
   const { db, clock, logger } = deps;
+  const perVisitor = deps.dailyCharactersPerVisitor;
+
+  /**
+   * The visitor's characters today after adding `charged` (an agent's words were spoken before we
+   * hear of them, so they count even past the budget); undefined without a budget.
+   */
+  async function countForVisitor(visitor: Visitor, charged: number, now: Date): Promise<number | undefined> {
+    if (perVisitor <= 0) return undefined;
+    if (charged <= 0) return visitorCharactersOn(db, visitor.subject, dayStart(now));
+    return addVisitorCharacters(db, {
+      endpoint: VISITOR_CHARACTERS_ENDPOINT,
+      subject: visitor.subject,
+      windowStart: dayStart(now),
+      userId: visitor.userId,
+      ipAddress: visitor.ipAddress,
+      weight: charged,
+    });
+  }
+
   return {
-    async signedUrl(viewer: Viewer | null, personalityId: string, signal?: AbortSignal): Promise<{ signedUrl: string; agentId: string; callToken: string }> {
+    async signedUrl(viewer: Viewer | null, personalityId: string, visitor: Visitor, signal?: AbortSignal): Promise<{ signedUrl: string; agentId: string; callToken: string }> {
       const personality = await loadVisiblePersonality(db, personalityId, viewer?.id ?? null);
       const agentId = personality.agentId?.trim();
       if (!agentId) throw new AppError('AGENT_ID_REQUIRED');
       if (!deps.agents) throw new AppError('AGENT_UNAVAILABLE');
+      // Only read here: a call's characters are counted as its lines are reported.
+      if (perVisitor > 0 && (await visitorCharactersOn(db, visitor.subject, dayStart(clock.now()))) >= perVisitor) {
+        logger.info(`elevenlabs agent call refused: ${visitor.subject} has spent today's ${perVisitor} characters per visitor`);
+        throw new AppError('VOICE_CREDITS_EXHAUSTED', undefined, { details: { dailyLimit: perVisitor, perVisitor: true } });
+      }
       if ((await creditsUsedOn(db, utcDay(clock.now()))) >= deps.dailyCreditLimit) throw new AppError('VOICE_CREDITS_EXHAUSTED');
       let signedUrl: string;
       try {
@@ -66,23 +98,28 @@ export function createVoiceAgentService(deps: VoiceAgentDeps) {
       }
       // Only a websocket URL may reach the browser (never a javascript: or http page to navigate to).
       if (!/^wss?:\/\//i.test(signedUrl)) throw new AppError('AGENT_FAILED', messages.openMic.noSignedUrl);
-      return { signedUrl, agentId, callToken: deps.callCredits.issue(personality.id, viewer?.id ?? null, clock.now().getTime()) };
+      return { signedUrl, agentId, callToken: deps.callCredits.issue(personality.id, viewer?.id ?? null, clock.now().getTime(), visitor) };
     },
 
     /**
      * One finished line of an agent call. Signed-in people's lines go into their saved conversation
      * (a new one when conversationId is null); an anonymous visitor's stay in their tab. The agent's
      * lines are counted as spoken characters either way, under the call's token and no faster than
-     * speech (agent-call-credits.ts).
+     * speech (agent-call-credits.ts), and toward the budget of the visitor who started the call.
+     * creditsExhausted: the site's credits or that visitor's budget are spent (the call ends).
      */
-    async saveLine(viewer: Viewer | null, personalityId: string, line: AgentTranscriptLine) {
+    async saveLine(viewer: Viewer | null, personalityId: string, line: AgentTranscriptLine, visitor: Visitor) {
       const personality = await loadVisiblePersonality(db, personalityId, viewer?.id ?? null);
       const now = clock.now();
       let creditsExhausted = false;
       if (line.role === 'assistant') {
         const charged = await deps.callCredits.charge(db, line.callToken, personality.id, viewer?.id ?? null, line.content.length, now.getTime());
         const total = charged > 0 ? await addSpentCredits(db, utcDay(now), charged) : await creditsUsedOn(db, utcDay(now));
-        creditsExhausted = total >= deps.dailyCreditLimit;
+        // The visitor named in the call's token (their address may have changed since); a token
+        // issued before tokens named them: whoever reports the line.
+        const caller = deps.callCredits.callerOf(line.callToken, personality.id, viewer?.id ?? null) ?? visitor;
+        const visitorTotal = await countForVisitor(caller, charged, now);
+        creditsExhausted = total >= deps.dailyCreditLimit || (visitorTotal !== undefined && visitorTotal >= perVisitor);
       }
       if (!viewer) return { conversationId: null, saved: false, creditsExhausted };
 
@@ -138,7 +175,7 @@ export function voiceAgentRoutes(service: VoiceAgentService, limits: { session: 
   router.use('/:id/voice/agent/transcript', limits.transcript);
   return router
     .post('/:id/voice/agent/session', async (c) => {
-      const result = await service.signedUrl(c.get('viewer') ?? null, c.req.param('id'), c.req.raw.signal);
+      const result = await service.signedUrl(c.get('viewer') ?? null, c.req.param('id'), speechVisitor(c), c.req.raw.signal);
       return c.json(result, 200);
     })
     .post('/:id/voice/agent/transcript', async (c) => {
@@ -150,6 +187,6 @@ export function voiceAgentRoutes(service: VoiceAgentService, limits: { session: 
       }
       const parsed = transcriptSchema.safeParse(body);
       if (!parsed.success) throw new AppError('BAD_REQUEST', parsed.error.issues[0]?.message ?? messages.errors.invalidInput);
-      return c.json(await service.saveLine(c.get('viewer') ?? null, c.req.param('id'), parsed.data), 200);
+      return c.json(await service.saveLine(c.get('viewer') ?? null, c.req.param('id'), parsed.data, speechVisitor(c)), 200);
     });
 }

@@ -19,6 +19,15 @@ export const VISITOR_CHARACTERS_ENDPOINT = 'voice/characters';
 /** Adds the hit's characters to the visitor's day, atomically across processes; returns the day's total. */
 export const addVisitorCharacters = (db: Database, hit: Hit): Promise<number> => countHit(db, hit);
 
+/** The characters the visitor has spent on the day starting at `dayStart` (UTC midnight), without adding any. */
+export async function visitorCharactersOn(db: Database, subject: string, dayStart: Date): Promise<number> {
+  const rows = await db
+    .select({ count: apiRateLimits.requestCount })
+    .from(apiRateLimits)
+    .where(and(eq(apiRateLimits.endpoint, VISITOR_CHARACTERS_ENDPOINT), eq(apiRateLimits.subject, subject), eq(apiRateLimits.windowStart, dayStart)));
+  return rows[0]?.count ?? 0;
+}
+
 /** Takes the hit's characters back off the visitor's day (refused, or not sent after all). */
 export const giveBackVisitorCharacters = (db: Database, hit: Hit): Promise<void> => uncountHit(db, hit);
 
