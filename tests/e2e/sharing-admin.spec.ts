@@ -163,7 +163,23 @@ test('share, request public, approve, reorder and revert', async ({ browser, bas
     );
     expect(values).toEqual(values.map((_, i) => i + 1));
 
-    await adminPage.getByRole('button', { name: 'Save Order' }).click();
+    // At the end of a list longer than the window, Save Order is still in view below the fixed
+    // header, unobscured: the admin saves where the change was made.
+    const saveOrder = adminPage.getByRole('button', { name: 'Save Order' });
+    const viewport = adminPage.viewportSize()!;
+    await adminPage.setViewportSize({ width: viewport.width, height: 360 });
+    const saveOrderTop = await saveOrder.evaluate((b) => b.getBoundingClientRect().top + window.scrollY);
+    await adminPage.getByTestId('ordering-card').last().scrollIntoViewIfNeeded();
+    // Scrolled far enough that a button left in place would have gone under the header.
+    expect(await adminPage.evaluate(() => window.scrollY)).toBeGreaterThan(saveOrderTop);
+    await expect(saveOrder).toBeInViewport();
+    const onTop = await saveOrder.evaluate((b) => {
+      const r = b.getBoundingClientRect();
+      return b.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));
+    });
+    expect(onTop).toBe(true);
+    await saveOrder.click();
+    await adminPage.setViewportSize(viewport);
     await expect(adminPage.getByText('Personality order updated successfully')).toBeVisible();
     expect(await libraryOrder(anonPage, mine)).toEqual([bravo, alpha, main]);
   });

@@ -120,7 +120,9 @@ export function OrderingTab() {
           is the order everyone browsing public personalities sees in the library.
         </p>
       </div>
-      <div className="flex flex-wrap items-center gap-2">
+      {/* Stays in view while the list scrolls, below the fixed header (h-16): an admin who moved a
+          card near the end of a long list saves it there, without scrolling back to the top. */}
+      <div className="sticky top-16 z-10 -mx-1 flex flex-wrap items-center gap-2 bg-background/95 px-1 py-2 backdrop-blur supports-[backdrop-filter]:bg-background/80">
         <Button variant="outline" size="sm" onClick={() => setItems(sortByName)} disabled={items.length === 0}>
           <ArrowDownAZIcon aria-hidden />
           A-Z Order
