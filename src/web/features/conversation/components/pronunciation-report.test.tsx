@@ -33,6 +33,10 @@ describe('pronunciation report', () => {
     const words = within(screen.getByRole('list', { name: 'Words' })).getAllByRole('listitem');
     expect(words.map((w) => w.getAttribute('data-error-type'))).toEqual(['None', 'None', 'Mispronunciation', 'Omission']);
     expect(words[2]).toHaveTextContent('is: 20 out of 100, Mispronunciation');
+    // Each word's score is shown beside it, not only to screen readers or on hover (touch screens have none).
+    const shown = words.map((w) => within(w).getByTestId('word-score'));
+    expect(shown.map((s) => s.textContent)).toEqual(['98', '72', '20', '0']);
+    for (const s of shown) expect(s.closest('.sr-only')).toBeNull();
     expect(words[2]!.className).toContain('destructive');
     expect(words[1]!.className).toContain('amber');
     // Words are text, never markup.

@@ -1,5 +1,6 @@
 // The Pronunciation report under a spoken message (phonetic mode): each word of what was meant,
-// coloured by how it was pronounced (its score and error type on hover and for screen readers),
+// coloured by how it was pronounced, with its score beside it (the error type on hover and for
+// screen readers),
 // then the mispronunciations by priority. Words are text, never HTML.
 import { messages } from '../../../../shared/messages';
 import type { PronunciationReport, WordErrorType } from '../../../../shared/schemas/pronunciation';
@@ -38,9 +39,12 @@ export function PronunciationReportView({ report }: { report: PronunciationRepor
             className={cn('rounded px-1.5 py-0.5 font-medium', wordTone(w.accuracyScore, w.errorType))}
           >
             {w.word}
-            <span className="sr-only">
-              {`: ${w.accuracyScore} out of 100${w.errorType === 'None' ? '' : `, ${w.errorType}`}`}
+            <span className="sr-only">: </span>
+            {/* Shown, not only on hover: a touch screen has no hover, and the score is the point. */}
+            <span data-testid="word-score" className="ml-1 align-super text-[0.65rem] font-normal tabular-nums opacity-80">
+              {w.accuracyScore}
             </span>
+            <span className="sr-only">{` out of 100${w.errorType === 'None' ? '' : `, ${w.errorType}`}`}</span>
           </li>
         ))}
       </ul>
