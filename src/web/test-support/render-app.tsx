@@ -9,7 +9,11 @@ import { AppProviders } from '../app/providers';
 
 function LocationProbe() {
   const location = useLocation();
-  return <output data-testid="location">{location.pathname}</output>;
+  return (
+    <output data-testid="location" data-search={location.search}>
+      {location.pathname}
+    </output>
+  );
 }
 
 export function renderApp(ui: ReactNode, { path = '/' }: { path?: string } = {}) {
@@ -24,5 +28,14 @@ export function renderApp(ui: ReactNode, { path = '/' }: { path?: string } = {})
       </MemoryRouter>
     </AppProviders>,
   );
-  return { ...result, queryClient, location: () => result.getByTestId('location').textContent };
+  return {
+    ...result,
+    queryClient,
+    location: () => result.getByTestId('location').textContent,
+    /** The path with its query string. */
+    address: () => {
+      const probe = result.getByTestId('location');
+      return `${probe.textContent}${probe.dataset.search ?? ''}`;
+    },
+  };
 }

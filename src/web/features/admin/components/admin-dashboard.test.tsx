@@ -38,6 +38,28 @@ describe('admin dashboard', () => {
     expect(screen.getAllByText('Personality Ordering')).toHaveLength(1);
   });
 
+  it('keeps the open tab in the address, so a reload or a shared link opens it again', async () => {
+    stubAdminApi({ publicPersonalities: [makeAdminPersonality()] });
+    const user = userEvent.setup();
+    const first = renderApp(<AdminDashboard />, { path: '/admin' });
+    await user.click(screen.getByRole('tab', { name: 'Personality Ordering' }));
+    expect(first.address()).toBe('/admin?tab=ordering');
+    first.unmount();
+
+    // As after a reload of that address.
+    const reloaded = renderApp(<AdminDashboard />, { path: '/admin?tab=ordering' });
+    expect(screen.getByRole('tab', { name: 'Personality Ordering' })).toHaveAttribute('aria-selected', 'true');
+    expect(await screen.findByRole('heading', { name: 'Order of the public library' })).toBeInTheDocument();
+    // The default tab keeps the plain address.
+    await user.click(screen.getByRole('tab', { name: 'Public Requests' }));
+    expect(reloaded.address()).toBe('/admin');
+    reloaded.unmount();
+
+    // An unknown tab name opens the default one.
+    renderApp(<AdminDashboard />, { path: '/admin?tab=nonsense' });
+    expect(screen.getByRole('tab', { name: 'Public Requests' })).toHaveAttribute('aria-selected', 'true');
+  });
+
   it('Content Moderation: pending flags with their details, Confirm Violation and False Positive, then Recently Reviewed', async () => {
     const api = stubAdminApi({
       flags: [
