@@ -57,6 +57,7 @@ import { createVoiceService } from './modules/voice/voice.service';
 import { voiceMonitoringRoutes, voicePersonalityRoutes, voiceRoutes } from './modules/voice/voice.routes';
 import { isVoiceUploadPath } from './modules/voice/voice-upload';
 import { isVoiceTurnPath, voiceTurnRoutes } from './modules/voice/voice-turn.routes';
+import { uploadsAtOnce } from './security/uploads-at-once';
 import { isAudioUploadPath } from './modules/documents/documents-audio-upload';
 import { isCloneUploadPath, removeClonedVoiceOnDelete } from './modules/voice/voice-clone';
 import { createVoiceCloneCleanup } from './modules/voice/voice-clone-cleanup';
@@ -74,6 +75,15 @@ export interface AppDeps {
   /** Blob storage; defaults to files under DATA_DIR/blobs. */
   storage?: BlobStorage;
 }
+
+/** Requests whose body is an upload (a file, a recording), read by its route under its own limits. */
+const isUploadRequest = (method: string, path: string) =>
+  isStreamedUploadPath(method, path) ||
+  isAudioUploadPath(method, path) ||
+  isCloneUploadPath(method, path) ||
+  isCardUploadPath(method, path) ||
+  isVoiceUploadPath(method, path) ||
+  isVoiceTurnPath(method, path);
 
 export function createApp(deps: AppDeps) {
   const { config, database, logger, clock } = deps;
@@ -174,7 +184,7 @@ export function createApp(deps: AppDeps) {
   const textGuard = jsonTextGuard();
   // File uploads stream through their own, larger limits (documents-upload.ts).
   app.use('/api/*', (c, next) =>
-    isStreamedUploadPath(c.req.method, c.req.path) || isAudioUploadPath(c.req.method, c.req.path) || isCloneUploadPath(c.req.method, c.req.path) || isCardUploadPath(c.req.method, c.req.path) || isVoiceUploadPath(c.req.method, c.req.path) || isVoiceTurnPath(c.req.method, c.req.path)
+    isUploadRequest(c.req.method, c.req.path)
       ? next()
       : jsonBodyLimit(c, async () => {
           await textGuard(c, next);
@@ -182,6 +192,9 @@ export function createApp(deps: AppDeps) {
   );
   const sessionCache = createSessionCache();
   app.use('/api/*', sessionMiddleware(auth, db, sessionCache));
+  // Upload bodies open at once per client, before any budget is counted (one refused spends none).
+  const uploadsOpen = uploadsAtOnce(config.rateLimits.uploadsAtOncePerClient);
+  app.use('/api/*', (c, next) => (isUploadRequest(c.req.method, c.req.path) ? uploadsOpen(c, next) : next()));
 
   // Auth limits count the client address (or the target account), never a session cookie.
   const authLimit = { max: config.rateLimits.authPer15Min, windowSeconds: 15 * 60, by: 'address' as const };

@@ -75,6 +75,8 @@ const envSchema = z.object({
   SIGN_IN_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(20),
   /** Open document event streams per user and per address. */
   EVENT_STREAMS_PER_CLIENT: z.coerce.number().int().positive().default(10),
+  /** Upload bodies being read at once per user and per address (uploads-at-once.ts). */
+  UPLOADS_AT_ONCE_PER_CLIENT: z.coerce.number().int().positive().default(6),
   /** How often a live document stream re-reads the database besides being told of changes (and re-checks the session). */
   DOCUMENT_STREAM_POLL_MS: z.coerce.number().int().min(100).default(2000),
   /** OpenAI-compatible moderation model (e.g. omni-moderation-latest) on OPENAI_BASE_URL; unset: the offline classifier. */
@@ -199,6 +201,7 @@ export interface AppConfig {
     signInFailuresBeforeBackoff: number;
     signInFailuresPerAccount: number;
     eventStreamsPerClient: number;
+    uploadsAtOncePerClient: number;
     documentStreamPollMs: number;
     voicePerMinute: number;
     speechPerMinute: number;
@@ -322,6 +325,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       signInFailuresBeforeBackoff: e.SIGN_IN_FAILURES_BEFORE_BACKOFF,
       signInFailuresPerAccount: e.SIGN_IN_FAILURES_PER_ACCOUNT,
       eventStreamsPerClient: e.EVENT_STREAMS_PER_CLIENT,
+      uploadsAtOncePerClient: e.UPLOADS_AT_ONCE_PER_CLIENT,
       documentStreamPollMs: e.DOCUMENT_STREAM_POLL_MS,
       voicePerMinute: e.RATE_LIMIT_VOICE_PER_MINUTE,
       speechPerMinute: e.RATE_LIMIT_SPEECH_PER_MINUTE,

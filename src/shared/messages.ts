@@ -190,6 +190,7 @@ export const messages = {
     rateLimited: 'Too many requests. Please wait a few minutes before trying again.',
     crossOrigin: 'This request came from another site and was refused',
     tooManyStreams: 'Too many open connections. Close some tabs and try again.',
+    tooManyUploadsAtOnce: 'Too many uploads at once from your connection. Wait for one to finish, then try again.',
   },
   documents: {
     modalTitle: (name: string) => `Documents for ${name}`,

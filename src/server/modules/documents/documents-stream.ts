@@ -11,28 +11,14 @@ import type { DocumentsModule } from './documents.module';
 import { AppError } from '../../lib/errors';
 import { messages } from '../../../shared/messages';
 import { clientLimitKey } from '../../security/client-address';
+import { createOpenCounts } from '../../security/open-counts';
 
 const HEARTBEAT_MS = 25_000;
 const MAX_STREAM_MS = 10 * 60_000;
 const MIN_GAP_MS = 250;
 
 /** Open streams per user and per client address in this process (each holds a socket and a loop). */
-const openStreams = new Map<string, number>();
-
-function holdStream(keys: string[], max: number): (() => void) | null {
-  if (keys.some((k) => (openStreams.get(k) ?? 0) >= max)) return null;
-  for (const k of keys) openStreams.set(k, (openStreams.get(k) ?? 0) + 1);
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    for (const k of keys) {
-      const n = (openStreams.get(k) ?? 1) - 1;
-      if (n <= 0) openStreams.delete(k);
-      else openStreams.set(k, n);
-    }
-  };
-}
+const openStreams = createOpenCounts();
 
 export function documentEventsHandler(documents: DocumentsModule, maxStreamsPerClient: number) {
   const { service, events, streamClosers } = documents;
@@ -40,7 +26,7 @@ export function documentEventsHandler(documents: DocumentsModule, maxStreamsPerC
     const viewer = requireViewer(c.get('viewer'));
     const personalityId = c.req.param('id') ?? '';
     await service.ownedPersonality(viewer, personalityId);
-    const release = holdStream([`user:${viewer.id}`, `ip:${clientLimitKey(c)}`], maxStreamsPerClient);
+    const release = openStreams.hold([`user:${viewer.id}`, `ip:${clientLimitKey(c)}`], maxStreamsPerClient);
     if (!release) throw new AppError('RATE_LIMITED', messages.errors.tooManyStreams);
     const sessionStillValid = c.get('sessionStillValid');
     c.header('Cache-Control', 'no-cache');
