@@ -87,7 +87,7 @@ export function createVoiceAgentService(deps: VoiceAgentDeps) {
         logger.info(`elevenlabs agent call refused: ${visitor.subject} has spent today's ${perVisitor} characters per visitor`);
         throw new AppError('VOICE_CREDITS_EXHAUSTED', undefined, { details: { dailyLimit: perVisitor, perVisitor: true } });
       }
-      if ((await creditsUsedOn(db, utcDay(clock.now()))) >= deps.dailyCreditLimit) throw new AppError('VOICE_CREDITS_EXHAUSTED');
+      if ((await creditsUsedOn(db, utcDay(clock.now()))) >= deps.dailyCreditLimit) throw new AppError('VOICE_CREDITS_EXHAUSTED', undefined, { details: { dailyLimit: deps.dailyCreditLimit } });
       let signedUrl: string;
       try {
         signedUrl = await deps.agents.signedUrl(agentId, signal);

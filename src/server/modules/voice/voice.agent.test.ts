@@ -130,6 +130,8 @@ describe('the lines of a call', () => {
     const refused = await session(owner, agentPersonality);
     expect(refused.status).toBe(429);
     expect(refused.body.error.message).toBe(messages.voice.creditsExhausted);
+    // The site's limit, as the speech route says it (a visitor's own budget says perVisitor).
+    expect(refused.body.error.details).toEqual({ dailyLimit: expect.any(Number) });
   });
 });
 
