@@ -36,10 +36,10 @@ describe('joiners and the emoji selector', () => {
     expect(normalizeExtractedText(`a${ZWNJ}\u3164${ZWNJ}b`)).toBe('ab');
   });
 
+  // Linear work takes seconds here; a quadratic pass over 10 MB would take hours and meet the
+  // test's limit. No duration is asserted: a loaded CI machine took 7.9 s for the linear one.
   it('stays linear on a 10 MB line of joiners between letters', () => {
     const line = `a${ZWNJ}`.repeat(5_000_000);
-    const started = performance.now();
     expect(normalizeExtractedText(line).length).toBe(line.length - 1);
-    expect(performance.now() - started).toBeLessThan(5_000);
-  });
+  }, 45_000);
 });
