@@ -20,10 +20,10 @@ import { loadVisiblePersonality } from '../personalities/personality-access';
 import * as conversations from '../conversations/conversations.repository';
 import { NEW_CONVERSATION_TITLE, titleFromMessage } from '../conversations/conversations.service';
 import { personaGreeting } from '../conversations/persona-context';
-import { addSpentCredits, addVisitorCharacters, creditsUsedOn, VISITOR_CHARACTERS_ENDPOINT, visitorCharactersOn } from './voice.repository';
+import { addSpentCredits, addVisitorCharacters, creditsUsedOn, visitorCharactersOn, visitorDayHit } from './voice.repository';
 import type { AgentCallCredits } from './agent-call-credits';
 import { asVoiceLimit } from './voice.routes';
-import type { Visitor } from './voice.service';
+import { utcDay, type Visitor } from './voice.service';
 import { speechVisitor } from './speech-visitor';
 
 export const AGENT_TRANSCRIPT_MAX = 10_000;
@@ -52,8 +52,6 @@ const transcriptSchema = z
 
 export type AgentTranscriptLine = z.infer<typeof transcriptSchema>;
 
-const utcDay = (d: Date) => d.toISOString().slice(0, 10);
-const dayStart = (d: Date) => new Date(`${utcDay(d)}T00:00:00.000Z`);
 
 export function createVoiceAgentService(deps: VoiceAgentDeps) {
   const { db, clock, logger } = deps;
@@ -65,15 +63,8 @@ export function createVoiceAgentService(deps: VoiceAgentDeps) {
    */
   async function countForVisitor(visitor: Visitor, charged: number, now: Date): Promise<number | undefined> {
     if (perVisitor <= 0) return undefined;
-    if (charged <= 0) return visitorCharactersOn(db, visitor.subject, dayStart(now));
-    return addVisitorCharacters(db, {
-      endpoint: VISITOR_CHARACTERS_ENDPOINT,
-      subject: visitor.subject,
-      windowStart: dayStart(now),
-      userId: visitor.userId,
-      ipAddress: visitor.ipAddress,
-      weight: charged,
-    });
+    if (charged <= 0) return visitorCharactersOn(db, visitor.subject, now);
+    return addVisitorCharacters(db, visitorDayHit(visitor, charged, now));
   }
 
   return {
@@ -83,7 +74,7 @@ export function createVoiceAgentService(deps: VoiceAgentDeps) {
       if (!agentId) throw new AppError('AGENT_ID_REQUIRED');
       if (!deps.agents) throw new AppError('AGENT_UNAVAILABLE');
       // Only read here: a call's characters are counted as its lines are reported.
-      if (perVisitor > 0 && (await visitorCharactersOn(db, visitor.subject, dayStart(clock.now()))) >= perVisitor) {
+      if (perVisitor > 0 && (await visitorCharactersOn(db, visitor.subject, clock.now())) >= perVisitor) {
         logger.info(`elevenlabs agent call refused: ${visitor.subject} has spent today's ${perVisitor} characters per visitor`);
         throw new AppError('VOICE_CREDITS_EXHAUSTED', undefined, { details: { dailyLimit: perVisitor, perVisitor: true } });
       }

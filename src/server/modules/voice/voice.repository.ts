@@ -9,6 +9,7 @@ import { apiRateLimits } from '../../db/schema/rate-limits';
 import { personalities } from '../../db/schema/personalities';
 import { user } from '../../db/schema/auth';
 import { countHit, uncountHit, type Hit } from '../rate-limits/rate-limits.repository';
+import type { Visitor } from './voice.service';
 
 /**
  * api_rate_limits.endpoint of the paid-voice budget: one window per visitor per UTC day whose
@@ -16,15 +17,28 @@ import { countHit, uncountHit, type Hit } from '../rate-limits/rate-limits.repos
  */
 export const VISITOR_CHARACTERS_ENDPOINT = 'voice/characters';
 
+/** UTC midnight of `now`'s day: where a visitor's paid-voice window starts. */
+const visitorDayStart = (now: Date) => new Date(`${now.toISOString().slice(0, 10)}T00:00:00.000Z`);
+
+/** `characters` counted on the visitor's window for `now`'s UTC day (speech route, open mic, agent calls). */
+export const visitorDayHit = (visitor: Visitor, characters: number, now: Date): Hit => ({
+  endpoint: VISITOR_CHARACTERS_ENDPOINT,
+  subject: visitor.subject,
+  windowStart: visitorDayStart(now),
+  userId: visitor.userId,
+  ipAddress: visitor.ipAddress,
+  weight: characters,
+});
+
 /** Adds the hit's characters to the visitor's day, atomically across processes; returns the day's total. */
 export const addVisitorCharacters = (db: Database, hit: Hit): Promise<number> => countHit(db, hit);
 
-/** The characters the visitor has spent on the day starting at `dayStart` (UTC midnight), without adding any. */
-export async function visitorCharactersOn(db: Database, subject: string, dayStart: Date): Promise<number> {
+/** The characters the visitor has spent on `now`'s UTC day, without adding any. */
+export async function visitorCharactersOn(db: Database, subject: string, now: Date): Promise<number> {
   const rows = await db
     .select({ count: apiRateLimits.requestCount })
     .from(apiRateLimits)
-    .where(and(eq(apiRateLimits.endpoint, VISITOR_CHARACTERS_ENDPOINT), eq(apiRateLimits.subject, subject), eq(apiRateLimits.windowStart, dayStart)));
+    .where(and(eq(apiRateLimits.endpoint, VISITOR_CHARACTERS_ENDPOINT), eq(apiRateLimits.subject, subject), eq(apiRateLimits.windowStart, visitorDayStart(now))));
   return rows[0]?.count ?? 0;
 }
 

@@ -28,9 +28,8 @@ import {
   recentRateLimits,
   releaseCredits,
   reserveCredits,
-  VISITOR_CHARACTERS_ENDPOINT,
+  visitorDayHit,
 } from './voice.repository';
-import type { Hit } from '../rate-limits/rate-limits.repository';
 
 export const AUDIO_MAX_BYTES = 10 * 1024 * 1024;
 export const SPEECH_TEXT_MAX = 5000;
@@ -110,14 +109,7 @@ export function createVoiceService(deps: VoiceDeps) {
    */
   async function takeFromBudget(visitor: Visitor, characters: number, provider: 'openai' | 'elevenlabs'): Promise<Taken | undefined> {
     if (perVisitor <= 0) return { giveBack: async () => {} };
-    const hit: Hit = {
-      endpoint: VISITOR_CHARACTERS_ENDPOINT,
-      subject: visitor.subject,
-      windowStart: new Date(`${utcDay(clock.now())}T00:00:00.000Z`),
-      userId: visitor.userId,
-      ipAddress: visitor.ipAddress,
-      weight: characters,
-    };
+    const hit = visitorDayHit(visitor, characters, clock.now());
     const giveBack = () => giveBackVisitorCharacters(db, hit).catch((e) => logger.error("could not give back a visitor's paid-voice characters", e));
     if (characters <= perVisitor) {
       if ((await addVisitorCharacters(db, hit)) <= perVisitor) return { giveBack };
