@@ -37,6 +37,32 @@ describe('job runner', () => {
     expect(lines[0]).toMatch(/^WARN background jobs: claiming a job failed \(connect ECONNREFUSED/);
   });
 
+  it('a stop while a claim is under way ends when the claim does, without a poll interval more', async () => {
+    // Claims that answer when the test says, with no job to run (the database's empty answer).
+    let answerClaim!: () => void;
+    let claimed!: () => void;
+    const claimStarted = new Promise<void>((r) => (claimed = r));
+    const db = {
+      update: () => ({
+        set: () => ({
+          where: () => ({
+            returning: () => {
+              claimed();
+              return new Promise<unknown[]>((r) => (answerClaim = () => r([])));
+            },
+          }),
+        }),
+      }),
+    } as unknown as Database;
+    // Ten minutes between polls: a stop that waited one out would pass the test's time limit.
+    const runner = createJobRunner({ db, handlers: { noop: { run: async () => {}, interruptedMessage: 'x' } }, concurrency: 1, leaseSeconds: 30, pollMs: 600_000, retryBaseMs: 10, logger: recordingLogger().logger });
+    runner.start();
+    await claimStarted;
+    const stopped = runner.stop();
+    answerClaim();
+    await stopped;
+  });
+
   it('records a failed statement by the database reason, without its SQL parameters', () => {
     const cause = Object.assign(new Error('could not extend file "base/5/16384": No space left on device'), { code: '53100' });
     const failed = new Error('Failed query: insert into "personality_document_chunks" ("content") values ($1)\nparams: the private words of an upload', { cause });

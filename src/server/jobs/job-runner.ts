@@ -103,8 +103,11 @@ export function createJobRunner(opts: JobRunnerOptions): JobRunner {
     for (const fn of s) fn();
   };
 
+  // A stop wakes the sleepers of the moment; a loop whose claim was under way then must not start
+  // a new pause (a stop right after a start waited a whole poll interval).
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
+      if (stopping) return resolve();
       const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
