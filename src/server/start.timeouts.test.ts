@@ -4,26 +4,20 @@
 import http, { type Server } from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startTestServer } from './test-support/test-server';
 
+// The server's own http.Server, caught as it starts listening (it is not part of RunningServer).
+// A spy on node:http's prototype, not a mock of the module that creates it: the suite shares
+// loaded modules between files, so a module mock could come too late.
 const created: Server[] = [];
-vi.mock('@hono/node-server', async (importOriginal) => {
-  const real = await importOriginal<typeof import('@hono/node-server')>();
-  return {
-    ...real,
-    serve: (...args: Parameters<typeof real.serve>) => {
-      const server = real.serve(...args);
-      created.push(server as Server);
-      return server;
-    },
-  };
-});
-
-const { startTestServer } = await import('./test-support/test-server');
+const listen = vi.spyOn(http.Server.prototype, 'listen');
 let close: (() => Promise<void>) | undefined;
 let url = '';
 
 beforeAll(async () => {
   const server = await startTestServer();
+  created.push(...listen.mock.contexts.map((c) => c as Server).filter((c) => (c.address() as net.AddressInfo | null)?.port === server.port));
+  listen.mockRestore();
   url = server.url;
   close = () => server.close();
 });

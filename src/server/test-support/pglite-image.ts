@@ -7,6 +7,11 @@
 // shapes it (the migrations, the embeddings table's code, PGlite's and pgvector's versions), so
 // a stale one is never used. Migrations themselves are still tested on new databases
 // (migrations-compat, migration-indexes, the PostgreSQL suite).
+//
+// Tests that stop and start a server on one data folder (PGlite on disk) start from the same
+// state: `seedPgliteDataDir` copies a folder made once from the image. A new folder otherwise runs
+// initdb in a child process, about 8 s of a test's time each; creating one for real stays tested
+// where a test starts the server as a program (start.test.ts) and in the browser flows.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -44,6 +49,7 @@ function imageKey(): string {
 }
 
 let made: Promise<string> | undefined;
+let madeFolder: Promise<string> | undefined;
 
 /** The image's path, made if no test process has made it yet. */
 export function migratedPgliteImage(): Promise<string> {
@@ -74,4 +80,40 @@ export function migratedPgliteImage(): Promise<string> {
     throw err;
   });
   return made;
+}
+
+/**
+ * Makes `dataDir` (a PGlite data folder, empty or holding only a lock file) a migrated database,
+ * as the in-memory image is, so a persistent test server starts without initdb.
+ */
+export async function seedPgliteDataDir(dataDir: string): Promise<void> {
+  const folder = await migratedPgliteFolder();
+  fs.cpSync(folder, dataDir, { recursive: true });
+}
+
+/** A data folder loaded from the image once per image (same key), shared by test processes. */
+function migratedPgliteFolder(): Promise<string> {
+  madeFolder ??= (async () => {
+    const image = await migratedPgliteImage();
+    const folder = image.replace(/\.tar$/, '.folder');
+    if (fs.existsSync(path.join(folder, 'PG_VERSION'))) return folder;
+    const partial = `${folder}.${process.pid}.partial`;
+    fs.rmSync(partial, { recursive: true, force: true });
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { vector } = await import('@electric-sql/pglite-pgvector');
+    const pglite = await PGlite.create(partial, { extensions: { vector }, loadDataDir: new Blob([fs.readFileSync(image)]) });
+    await pglite.close();
+    try {
+      // Whole or not at all, as the image: a folder another test process renamed first wins.
+      fs.renameSync(partial, folder);
+    } catch (err) {
+      fs.rmSync(partial, { recursive: true, force: true });
+      if (!fs.existsSync(path.join(folder, 'PG_VERSION'))) throw err;
+    }
+    return folder;
+  })().catch((err: unknown) => {
+    madeFolder = undefined;
+    throw err;
+  });
+  return madeFolder;
 }

@@ -11,7 +11,8 @@ import { startServer, type RunningServer, type StartOptions } from '../start';
 import { createLogger } from '../lib/logger';
 import type { Clock } from '../lib/clock';
 import { freePort } from '../lib/free-port';
-import { migratedPgliteImage } from './pglite-image';
+import { migratedPgliteImage, seedPgliteDataDir } from './pglite-image';
+import { isInitialized } from '../db/pglite/initialize-data-dir';
 export { freePort };
 
 export interface TestServer extends RunningServer {
@@ -88,6 +89,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
   });
   const logger = createLogger('info', (line) => logs.push(line));
+  const pgliteDir = path.join(dataDir, 'pglite');
+  if (persistent && !config.databaseUrl && !isInitialized(pgliteDir)) await seedPgliteDataDir(pgliteDir);
   const inMemoryPglite = !persistent && !config.databaseUrl;
   const running = await startServer(config, {
     inMemoryDatabase: !persistent,

@@ -16,6 +16,7 @@ import { chunkText } from './chunker';
 import { normalizeExtractedText } from './text-normalize';
 import { uploadOne, waitForDocument } from './documents.test-support';
 import { toneWav16 } from '../voice/voice.test-support';
+import { seedPgliteDataDir } from '../../test-support/pglite-image';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -85,6 +86,8 @@ async function crashableServer(label: string, settings: Record<string, string>) 
     ...settings,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
+  // On PGlite the folder starts as the test servers' migrated one: the crash is the point, not initdb.
+  if (!databaseUrl) await seedPgliteDataDir(path.join(dataDir, 'pglite'));
   const { child, url } = await startChild(env);
   const email = `crash-${label}@example.com`;
   const client = createClient(url);
