@@ -20,10 +20,10 @@ import { loadVisiblePersonality } from '../personalities/personality-access';
 import * as conversations from '../conversations/conversations.repository';
 import { NEW_CONVERSATION_TITLE, titleFromMessage } from '../conversations/conversations.service';
 import { personaGreeting } from '../conversations/persona-context';
-import { addSpentCredits, addVisitorCharacters, creditsUsedOn, visitorCharactersOn, visitorDayHit } from './voice.repository';
+import { addSpentCredits, addVisitorCharacters, creditsUsedOn, utcDay, visitorCharactersOn, visitorDayHit } from './voice.repository';
 import type { AgentCallCredits } from './agent-call-credits';
 import { asVoiceLimit } from './voice.routes';
-import { utcDay, type Visitor } from './voice.service';
+import type { Visitor } from './voice.service';
 import { speechVisitor } from './speech-visitor';
 
 export const AGENT_TRANSCRIPT_MAX = 10_000;

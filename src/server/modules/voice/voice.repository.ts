@@ -17,8 +17,11 @@ import type { Visitor } from './voice.service';
  */
 export const VISITOR_CHARACTERS_ENDPOINT = 'voice/characters';
 
+/** The UTC day of `d` (YYYY-MM-DD): the key of the site's daily credits and of a visitor's window. */
+export const utcDay = (d: Date) => d.toISOString().slice(0, 10);
+
 /** UTC midnight of `now`'s day: where a visitor's paid-voice window starts. */
-const visitorDayStart = (now: Date) => new Date(`${now.toISOString().slice(0, 10)}T00:00:00.000Z`);
+const visitorDayStart = (now: Date) => new Date(`${utcDay(now)}T00:00:00.000Z`);
 
 /** `characters` counted on the visitor's window for `now`'s UTC day (speech route, open mic, agent calls). */
 export const visitorDayHit = (visitor: Visitor, characters: number, now: Date): Hit => ({

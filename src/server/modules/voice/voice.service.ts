@@ -28,6 +28,7 @@ import {
   recentRateLimits,
   releaseCredits,
   reserveCredits,
+  utcDay,
   visitorDayHit,
 } from './voice.repository';
 
@@ -66,8 +67,6 @@ export interface SpeechResult extends SynthesizedAudio {
   voice: string;
   volume: number;
 }
-
-export const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
 /** Who asks for speech (speech-visitor.ts): the subject their paid-voice budget is counted by. */
 export interface Visitor {
