@@ -27,7 +27,10 @@ export function jsonTextGuard() {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   return createMiddleware<AppEnv>(async (c, next) => {
     const type = c.req.header('content-type') ?? '';
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && isFormEncoded(type) && c.req.raw.body) {
+    // Whether a body comes is read from the headers: looking at c.req.raw.body would build a web
+    // Request around the socket, which the direct read below avoids (see readJsonBodyOnce).
+    const body = c.req.method !== 'GET' && c.req.method !== 'HEAD' && declaredBody(c.req.header('content-length'), c.req.header('transfer-encoding')) !== 0;
+    if (body && isFormEncoded(type)) {
       let text: string;
       try {
         text = decoder.decode(await c.req.raw.clone().arrayBuffer());
@@ -37,7 +40,7 @@ export function jsonTextGuard() {
       const fields = [...new URLSearchParams(text)].flat();
       if (holdsUnstorableText(fields)) throw new AppError('BAD_REQUEST', messages.errors.unstorableText);
     }
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && /\bjson\b/i.test(type) && c.req.raw.body) {
+    if (body && /\bjson\b/i.test(type)) {
       let text: string;
       try {
         text = await readJsonBodyOnce(c, decoder);
@@ -75,6 +78,16 @@ async function readJsonBodyOnce(c: Context<AppEnv>, decoder: TextDecoder): Promi
   cache.arrayBuffer = Promise.resolve(bytes);
   cache.text = Promise.resolve(text);
   return text;
+}
+
+/**
+ * A request's body as its headers declare it (HTTP/1.1): 'chunked' when it comes in chunks of no
+ * declared length, else its length in bytes (0: none; a length Node's parser let through is a
+ * plain number).
+ */
+export function declaredBody(contentLength: string | undefined, transferEncoding: string | undefined): number | 'chunked' {
+  if (transferEncoding !== undefined) return 'chunked';
+  return contentLength === undefined ? 0 : Number(contentLength) || 0;
 }
 
 /** Hono keeps the promise of each body form it has read (its type names the values instead). */
