@@ -49,7 +49,11 @@ export function writtenWithoutSpaces(text: string): boolean {
 
 /** The units texts are matched by: words, and pairs of characters of Chinese and Japanese. Lower case, NFC. */
 export function words(text: string): string[] {
-  return tokens(text.toLowerCase()).flatMap((t) => (t.cjk ? bigrams(t.text) : [t.text]));
+  const lower = text.toLowerCase();
+  // Most text has no Chinese or Japanese: its words as matched, without an object per word (every
+  // candidate passage is split for the near-duplicate check, so this is on the first token's path).
+  if (!CJK_LETTER.test(lower)) return lower.normalize('NFC').match(WORD) ?? [];
+  return tokens(lower).flatMap((t) => (t.cjk ? bigrams(t.text) : [t.text]));
 }
 
 /** Characters of a Chinese word, on average: a run of them counts as this many fewer words. */
