@@ -40,7 +40,7 @@ export interface ChatDeps {
   conversations: ConversationService;
   questions: QuestionService;
   previews: PreviewSigner;
-  moderation?: Pick<ModerationService, 'checkAndFlag'>;
+  moderation?: Pick<ModerationService, 'checkAndFlag' | 'checkAhead'>;
   replyTokens?: Pick<ReplyTokens, 'sign'>;
   /** Replies still being saved, waited for at shutdown. */
   inFlight?: InFlight;
@@ -69,11 +69,13 @@ export function createChatService(deps: ChatDeps) {
    * The person's message is checked before the model sees it (the offline classifier takes
    * microseconds); severe content is refused with a calm message and never sent, and anything
    * flagged is recorded for review. After the visibility check: nobody flags content against a
-   * personality they may not see.
+   * personality they may not see. The offline classifier's verdict is worked out while `work`
+   * waits for the database (its first read is sent by then), not after it: off the first token's path.
    */
   async function screen<T>(personalityId: string, message: string, work: Promise<T>): Promise<T> {
+    const ahead = moderation?.checkAhead(message);
     const result = await work;
-    const verdict = moderation ? await moderation.checkAndFlag(personalityId, 'message', message) : undefined;
+    const verdict = moderation ? await moderation.checkAndFlag(personalityId, 'message', message, ahead) : undefined;
     if (verdict?.severe) throw new AppError('BAD_REQUEST', messages.moderation.messageWithheld, { details: { withheld: true } });
     return result;
   }

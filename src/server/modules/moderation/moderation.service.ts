@@ -111,8 +111,22 @@ export function createModerationService(deps: ModerationDeps) {
     check,
 
     /** Checks a text and records a flag when it crosses the threshold; never throws (a failure is logged). */
-    async checkAndFlag(personalityId: string, source: 'message' | 'reply', text: string): Promise<ModerationVerdict> {
-      const verdict = await check(text).catch((err) => {
+    /**
+     * A verdict begun now, for checkAndFlag to use later, when that costs nothing but this thread's
+     * time (the offline classifier): the chat classifies a message while the database checks the
+     * asker's access, instead of after. Undefined with a provider, which is asked only once access
+     * and the rate limit have passed (a refused request never costs a provider call).
+     */
+    checkAhead(text: string): Promise<ModerationVerdict> | undefined {
+      if (moderator.name !== 'offline') return undefined;
+      const verdict = check(text);
+      verdict.catch(() => {}); // handled where it is awaited (checkAndFlag)
+      return verdict;
+    },
+
+    /** `ahead`: the text's verdict from checkAhead, when one was begun. */
+    async checkAndFlag(personalityId: string, source: 'message' | 'reply', text: string, ahead?: Promise<ModerationVerdict>): Promise<ModerationVerdict> {
+      const verdict = await (ahead ?? check(text)).catch((err) => {
         logger.error('moderation check failed', err);
         return { result: { categories: [], confidence: 0 }, severe: false };
       });

@@ -78,6 +78,19 @@ describe('checks in conversations', () => {
     expect(flag.confidence).toBeGreaterThan(0.5);
   });
 
+  it('files no flag for a message to a personality the sender may not see (it was classified while access was checked)', async () => {
+    const owner = await server.user();
+    const stranger = await server.user();
+    const hidden = await createPersonality(owner, 'Hidden Ada');
+    const res = await chat(stranger, hidden, { message: 'You are a worthless idiot, hidden one.' });
+    expect(res.status).toBe(404);
+    // Flags are filed in the order their messages were checked: once a later one is in, an earlier one would be too.
+    const own = await createPersonality(stranger, 'Own Ada');
+    expect((await chat(stranger, own, { message: 'You are a worthless idiot, own one.' })).status).toBe(200);
+    await flagFor('worthless idiot, own one');
+    expect((await pendingFlags()).filter((f) => f.excerpt.includes('hidden one'))).toEqual([]);
+  });
+
   it('never sends a severe message to the model: a calm message, and the conversation goes on', async () => {
     const owner = await server.user();
     const id = await createPersonality(owner, 'Careful Ada');
@@ -336,6 +349,10 @@ describe('a configured moderation model (OpenAI-compatible /v1/moderations on lo
       const modAdmin = await modServer.user(ADMIN_EMAIL);
       const owner = await modServer.user();
       const id = await createPersonality(owner, 'Checked Ada');
+      // Someone who may not see it is refused before the provider is asked anything.
+      const stranger = await modServer.user();
+      expect((await chat(stranger, id, { message: 'A message for nobody.' })).status).toBe(404);
+      expect(moderation.requests).toEqual([]);
       moderation.set({ scores: { hate: 0.91, harassment: 0.2 } });
       expect((await chat(owner, id, { message: 'A perfectly ordinary sentence.' })).status).toBe(200);
       // The message, and then the reply, each went to the model.
