@@ -13,6 +13,13 @@ export interface ClientJob {
   concurrency: number;
   rounds: number;
   questions: string[];
+  /** After the warm-up exchange: say `{ warmed: true }` and wait for `{ go: true }` before timing. */
+  pauseAfterWarmUp?: boolean;
+}
+
+/** The parent's word to start timing, after a job's warm-up. */
+export interface Go {
+  go: true;
 }
 
 export async function runFakeRole(): Promise<void> {
@@ -23,7 +30,9 @@ export async function runFakeRole(): Promise<void> {
 
 export async function runClientRole(): Promise<void> {
   let asked = 0;
-  process.on('message', (job: ClientJob) => {
+  let go: (() => void) | undefined;
+  process.on('message', (job: ClientJob | Go) => {
+    if ('go' in job) return void go?.();
     (job.target === 'openai' ? runDirect(job) : run(job)).then(
       ({ samples, spans }) => process.send!({ samples, spans }),
       (err: unknown) => process.send!({ samples: [], spans: [], error: err instanceof Error ? err.message : String(err) }),
@@ -110,6 +119,12 @@ export async function runClientRole(): Promise<void> {
     );
     // Warm-up: one exchange each (JIT, connection pools, the context cache's first miss).
     await Promise.all(clients.map((c, i) => firstToken(job, c, conversations[i]!)));
+    if (job.pauseAfterWarmUp) {
+      await new Promise<void>((resolve) => {
+        go = resolve;
+        process.send!({ warmed: true });
+      });
+    }
     const samples: number[] = [];
     const spans: number[] = [];
     await Promise.all(
