@@ -1,6 +1,6 @@
 // Text chat against a language model: the fake OpenAI-compatible server on loopback, echoing the
 // prompt it receives, failing on purpose, or streaming slowly so a test can disconnect.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 import { echoOf, startFakeChat, type FakeChat } from '../../../../tests/fakes/openai-chat-fake';
 import { createChatStreamParser } from '../../../shared/chat-stream';
@@ -208,6 +208,8 @@ describe('chat with a language model', () => {
   });
 
   it('stops the upstream model call when the client disconnects mid-stream, keeping what was said', async () => {
+    // A disconnect is no fault: nothing is written to the error output for it.
+    const errors = vi.spyOn(console, 'error');
     fake.set({ mode: 'reply', reply: Array.from({ length: 300 }, (_, i) => `word${i}`).join(' '), delayMs: 30 });
     const owner = await server.user();
     const id = await createPersonality(owner, 'Ada Lovelace');
@@ -244,5 +246,7 @@ describe('chat with a language model', () => {
     expect(last?.kind).toBe('stopped');
     expect(last!.content.startsWith('word0 word1')).toBe(true);
     expect(last!.content).not.toContain('word299');
+    expect(errors).not.toHaveBeenCalled();
+    errors.mockRestore();
   });
 });

@@ -61,6 +61,9 @@ const utf8 = new TextEncoder();
  * events' own ending saves what was said.
  */
 function eventStream(events: AsyncGenerator<ChatStreamEvent>, abort: AbortController, ended: () => void): ReadableStream<Uint8Array> {
+  // Set once the body is cancelled: an event still on its way is dropped (the controller refuses
+  // anything after a cancel, and that refusal is no fault to log).
+  let cancelled = false;
   const finish = () => {
     ended();
     return events.return(undefined);
@@ -68,23 +71,25 @@ function eventStream(events: AsyncGenerator<ChatStreamEvent>, abort: AbortContro
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
+        let next: IteratorResult<ChatStreamEvent>;
         try {
-          const next = abort.signal.aborted ? await finish() : await events.next();
-          if (next.done) {
-            ended();
-            controller.close();
-            return;
-          }
-          controller.enqueue(utf8.encode(sseText(next.value)));
+          next = abort.signal.aborted ? await finish() : await events.next();
         } catch (err) {
           // The events end in an error event of their own; anything thrown past them is a fault:
           // logged, and the stream ends as streamSSE ended it.
           console.error(err);
+          next = await finish();
+        }
+        if (cancelled) return;
+        if (next.done) {
           ended();
           controller.close();
+          return;
         }
+        controller.enqueue(utf8.encode(sseText(next.value)));
       },
       async cancel() {
+        cancelled = true;
         abort.abort();
         await finish();
       },
