@@ -7,10 +7,14 @@ import { chat, createPersonality } from '../conversations/conversations.test-sup
 import { speechOf, startVoiceServer, toneWav16, voiceTurnEvents, type VoiceTestServer } from './voice.test-support';
 
 let v: VoiceTestServer;
+// The limits count per minute (and credits per day) by the server's clock: held still here, so a
+// minute that ends between two of a test's requests cannot start a fresh window (a CI run met it).
+const clock = { at: Date.now(), now: () => new Date(clock.at) };
 
 beforeAll(async () => {
   v = await startVoiceServer(
     {
+      clock,
       env: {
         RATE_LIMIT_VOICE_PER_MINUTE: '2',
         RATE_LIMIT_CHAT_PER_MINUTE: '3',

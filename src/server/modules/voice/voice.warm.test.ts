@@ -16,10 +16,14 @@ let stranger: TestClient & { id: string };
 let privateId: string;
 let publicId: string;
 
+// The limit counts per minute by the server's clock: held still here, so a minute that ends
+// between two of a test's requests cannot start a fresh window.
+const clock = { at: Date.now(), now: () => new Date(clock.at) };
+
 const warm = (client: TestClient, id: string) => client.raw(`/api/personalities/${id}/voice/warm`, { method: 'POST' });
 
 beforeAll(async () => {
-  v = await startVoiceServer({ env: { RATE_LIMIT_VOICE_PER_MINUTE: String(MAX) } });
+  v = await startVoiceServer({ clock, env: { RATE_LIMIT_VOICE_PER_MINUTE: String(MAX) } });
   [owner, recipient, stranger] = await Promise.all([v.server.user(), v.server.user(), v.server.user()]);
   privateId = await createPersonality(owner, 'Warm Private', { voiceProvider: 'openai', voice: 'nova' });
   await shareDirectly(v.server.database.db, privateId, owner.id, recipient.id);
