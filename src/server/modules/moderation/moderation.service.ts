@@ -82,7 +82,8 @@ export function createModerationService(deps: ModerationDeps) {
   const { db, clock, logger, moderator } = deps;
   const severe = new Set(deps.severeTypes);
   // The offline classifier is cheap enough to score every sentence when finding an excerpt.
-  const excerptClassifier: ExcerptClassifier = { classify: (text) => moderator.classify(text), cheap: moderator.name === 'offline' };
+  const offline = moderator.name === 'offline';
+  const excerptClassifier: ExcerptClassifier = { classify: (text) => moderator.classify(text), cheap: offline };
 
   async function check(text: string): Promise<ModerationVerdict> {
     const result = await moderator.classify(text);
@@ -110,7 +111,6 @@ export function createModerationService(deps: ModerationDeps) {
   return {
     check,
 
-    /** Checks a text and records a flag when it crosses the threshold; never throws (a failure is logged). */
     /**
      * A verdict begun now, for checkAndFlag to use later, when that costs nothing but this thread's
      * time (the offline classifier): the chat classifies a message while the database checks the
@@ -118,13 +118,16 @@ export function createModerationService(deps: ModerationDeps) {
      * and the rate limit have passed (a refused request never costs a provider call).
      */
     checkAhead(text: string): Promise<ModerationVerdict> | undefined {
-      if (moderator.name !== 'offline') return undefined;
+      if (!offline) return undefined;
       const verdict = check(text);
       verdict.catch(() => {}); // handled where it is awaited (checkAndFlag)
       return verdict;
     },
 
-    /** `ahead`: the text's verdict from checkAhead, when one was begun. */
+    /**
+     * Checks a text and records a flag when it crosses the threshold; never throws (a failure is
+     * logged). `ahead`: the text's verdict from checkAhead, when one was begun.
+     */
     async checkAndFlag(personalityId: string, source: 'message' | 'reply', text: string, ahead?: Promise<ModerationVerdict>): Promise<ModerationVerdict> {
       const verdict = await (ahead ?? check(text)).catch((err) => {
         logger.error('moderation check failed', err);
