@@ -102,6 +102,42 @@ describe('chat with a language model', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it('"Send Prompt" is refused once a document it quotes was made private or deleted, and sends nothing of it', async () => {
+    fake.set({ mode: 'echo' });
+    const owner = await server.user();
+    const friend = await server.user();
+    const id = await createPersonality(owner, 'Ada Lovelace');
+    expect((await owner.post(`/api/personalities/${id}/shares`, { email: friend.email })).status).toBe(201);
+    const secret = await seedDocument(server.database.db, { personalityId: id, fileName: 'secret.txt', chunks: ['The vault code is TANGERINE-417 for the Analytical Engine.'] });
+    const other = await seedDocument(server.database.db, { personalityId: id, fileName: 'engine.txt', chunks: ['The Analytical Engine has a mill and a store.'] });
+    const ask = { message: 'What about the Analytical Engine vault code?' };
+
+    const previewed = await friend.post(`/api/personalities/${id}/chat/preview`, ask);
+    expect(previewed.status).toBe(200);
+    expect(previewed.body.systemPrompt).toContain('TANGERINE-417');
+    const made = await owner.patch(`/api/personalities/${id}/documents/${secret}`, { isPrivate: true });
+    expect(made.status).toBe(200);
+    const refused = await chat(friend, id, { ...ask, previewId: previewed.body.previewId });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toBe('This prompt preview has expired. Please preview again.');
+
+    // The owner may still use a private document: their own preview goes through...
+    const own = await owner.post(`/api/personalities/${id}/chat/preview`, ask);
+    expect(own.body.systemPrompt).toContain('TANGERINE-417');
+    // ...until the document is deleted.
+    expect((await owner.delete(`/api/personalities/${id}/documents/${secret}`)).status).toBeLessThan(300);
+    expect((await chat(owner, id, { ...ask, previewId: own.body.previewId })).status).toBe(400);
+    expect(fake.requests).toHaveLength(0);
+
+    // A preview whose documents are all still usable is sent as before.
+    const fresh = await friend.post(`/api/personalities/${id}/chat/preview`, ask);
+    expect(fresh.body.systemPrompt).not.toContain('TANGERINE-417');
+    expect(fresh.body.documents.map((d: { documentId: string }) => d.documentId)).toEqual([other]);
+    const sent = await chat(friend, id, { ...ask, previewId: fresh.body.previewId });
+    expect(sent.status).toBe(200);
+    expect(fake.requests[0]!.body.messages).toEqual(fresh.body.messagesArray);
+  });
+
   it('never sends the greeting back, and bounds the history by count and characters', async () => {
     fake.set({ mode: 'echo' });
     const owner = await server.user();

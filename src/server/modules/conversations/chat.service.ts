@@ -25,7 +25,7 @@ import { pronunciationNote } from './prompt-builder';
 import type { PreviewSigner } from './preview-token';
 import { answeringPassages, type RetrievedPassage, type Retriever } from './retrieval';
 import { questionColumns } from './lexical-search';
-import { readQuestionAndDocuments } from './retrieval.repository';
+import { readQuestionAndDocuments, stillUsableDocuments } from './retrieval.repository';
 import type { ModerationService } from '../moderation/moderation.service';
 import type { ReplyTokens } from '../moderation/reply-token';
 import type { PendingHit } from '../rate-limits/rate-limits.middleware';
@@ -189,6 +189,13 @@ export function createChatService(deps: ChatDeps) {
       payload.message !== input.message
     ) {
       throw new AppError('BAD_REQUEST', messages.chat.previewExpired);
+    }
+    // The preview quotes passages as they were: a document made private or deleted since then
+    // must not be sent (the person previews again and gets today's passages).
+    const cited = payload.documents.map((d) => d.documentId);
+    if (cited.length > 0) {
+      const usable = await stillUsableDocuments(db, { personalityId, viewerId }, cited);
+      if (cited.some((id) => !usable.has(id))) throw new AppError('BAD_REQUEST', messages.chat.previewExpired);
     }
     const conversation = payload.conversationId ? await conversations.loadOwned(viewer!, payload.conversationId) : undefined;
     const { context, hit } = await contexts.get(personality);

@@ -112,6 +112,21 @@ export function readQuestionAndDocuments(row: Record<string, unknown>): Question
 }
 
 /**
+ * Which of `documentIds` the asker may still use (the same rule as retrieval's): a signed preview
+ * replayed by "Send Prompt" quotes passages read minutes ago, and a document made private or
+ * deleted since must not reach the model or the saved conversation through it.
+ */
+export async function stillUsableDocuments(db: Database, scope: ChunkScope, documentIds: string[]): Promise<Set<string>> {
+  if (documentIds.length === 0) return new Set();
+  const wanted = sql.join(
+    [...new Set(documentIds)].map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const result = await db.execute(sql`select u.id::text as id from (${usableDocumentsSql(scope)}) u where u.id::text in (${wanted})`);
+  return new Set(rowsOf(result).map((r) => String(r.id)));
+}
+
+/**
  * In one round trip: the question's words as the database indexes them (stemmed, stop words
  * dropped, as to_tsvector('english') does for chunks) and the documents the asker may use.
  */
