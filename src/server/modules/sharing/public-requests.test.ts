@@ -44,6 +44,30 @@ describe('public requests (owner side)', () => {
     expect(await latest(owner, c)).toBeNull();
   });
 
+  it('is withdrawn when the owner then chooses private or shared, so an approval cannot publish it', async () => {
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Second Thoughts');
+    const requestId = await requestPublic(owner, id);
+    const set = await owner.put(`/api/personalities/${id}/sharing`, { sharingType: 'private' });
+    expect(set.status).toBe(200);
+    expect(await latest(owner, id)).toBeNull();
+    const approved = await admin.post(`/api/admin/public-requests/${requestId}/approve`);
+    expect(approved.status).toBe(404);
+    expect((await owner.get(`/api/personalities/${id}`)).body.personality.sharingType).toBe('private');
+    expect((await server.client().get(`/api/personalities/${id}`)).status).toBe(404);
+
+    // Shared only is a choice against public too; sharing with someone (which switches a private
+    // personality to shared by itself) is not, and leaves the request pending.
+    await requestPublic(owner, id);
+    const friend = await server.user();
+    expect((await owner.post(`/api/personalities/${id}/shares`, { email: friend.email })).status).toBe(201);
+    expect((await latest(owner, id)).status).toBe('pending');
+    await owner.put(`/api/personalities/${id}/sharing`, { sharingType: 'shared' });
+    expect(await latest(owner, id)).toBeNull();
+    const pending = (await admin.get('/api/admin/public-requests')).body.pending as { personalityId: string }[];
+    expect(pending.some((r) => r.personalityId === id)).toBe(false);
+  });
+
   it('refuses a second request while one is pending', async () => {
     const owner = await server.user();
     const id = await createPersonality(owner, 'Eager');

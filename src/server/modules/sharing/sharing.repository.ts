@@ -3,7 +3,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { personalities } from '../../db/schema/personalities';
-import { personalityShares } from '../../db/schema/sharing';
+import { personalityPublicRequests, personalityShares } from '../../db/schema/sharing';
 import { user } from '../../db/schema/auth';
 import type { SharingType } from '../../../shared/limits';
 
@@ -27,6 +27,20 @@ export async function setSharingLevel(db: Database, id: string, ownerId: string,
     .where(and(eq(personalities.id, id), eq(personalities.userId, ownerId)))
     .returning({ id: personalities.id, sharingType: personalities.sharingType, isPublic: personalities.isPublic });
   return rows[0];
+}
+
+/**
+ * The owner chose a level other than public: their pending request to go public is withdrawn, so
+ * an admin's later approval cannot publish what the owner has since made private or shared only.
+ * (An approval that got there first locked the personality row before this; then the owner's
+ * level, set after it, is what stands.)
+ */
+export async function withdrawPendingRequest(db: Database, personalityId: string): Promise<number> {
+  const rows = await db
+    .delete(personalityPublicRequests)
+    .where(and(eq(personalityPublicRequests.personalityId, personalityId), eq(personalityPublicRequests.status, 'pending')))
+    .returning({ id: personalityPublicRequests.id });
+  return rows.length;
 }
 
 export async function listShares(db: Database, personalityId: string): Promise<ShareRow[]> {

@@ -39,7 +39,12 @@ export function createSharingService(db: Database, clock: Clock) {
           details: { reason: ADMIN_APPROVAL_REQUIRED, hint: messages.sharing.adminApprovalHint },
         });
       }
-      const row = await repo.setSharingLevel(db, id, viewer.id, sharingType, clock.now());
+      // The level and the withdrawal of a pending public request together (see withdrawPendingRequest).
+      const row = await db.transaction(async (tx) => {
+        const set = await repo.setSharingLevel(tx, id, viewer.id, sharingType, clock.now());
+        if (set && sharingType !== 'public') await repo.withdrawPendingRequest(tx, id);
+        return set;
+      });
       if (!row) throw new AppError('NOT_FOUND', messages.personality.notFound);
       return { id: row.id, sharingType: effectiveSharingType(row.sharingType, row.isPublic), isPublic: row.isPublic };
     },

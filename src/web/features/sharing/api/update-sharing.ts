@@ -1,4 +1,5 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { sharingKeys } from './sharing-keys';
 import type { SharingType } from '../../../../shared/limits';
 import { api, unwrap } from '../../../lib/api-client';
 
@@ -14,5 +15,11 @@ export async function updateSharing({ personalityId, sharingType }: UpdateSharin
 }
 
 export function useUpdateSharing() {
-  return useMutation({ mutationFn: updateSharing });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateSharing,
+    // Choosing private or shared withdraws a pending public request (the server's rule): the
+    // "Public Request Pending" badge must not stay beside the new level.
+    onSuccess: (_data, { personalityId }) => queryClient.invalidateQueries({ queryKey: sharingKeys.publicRequest(personalityId) }),
+  });
 }

@@ -41,6 +41,16 @@ describe('Share dialog: sharing level', () => {
     expect(onChanged).toHaveBeenCalled();
   });
 
+  it('drops the "Public Request Pending" badge once the owner chooses another level (the request is withdrawn)', async () => {
+    const latestRequest: PublicRequest = { id: 'request-1', status: 'pending', requestMessage: null, createdAt: '2026-01-02T03:04:05.000Z', reviewedAt: null };
+    const { user, dialog } = await openShare({ latestRequest });
+    expect(await dialog.findByText('Public Request Pending')).toBeInTheDocument();
+    await user.click(levelSelect());
+    await user.click(await screen.findByRole('option', { name: 'Shared with specific users' }));
+    expect(await dialog.findByText('Want to make this public?')).toBeInTheDocument();
+    expect(dialog.queryByText('Public Request Pending')).toBeNull();
+  });
+
   it('blocks a non-admin choosing public: approval hint, nothing sent, the select reverts', async () => {
     const { api, user, dialog } = await openShare({ level: 'shared' });
     await user.click(levelSelect());

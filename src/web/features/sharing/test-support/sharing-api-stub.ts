@@ -39,6 +39,8 @@ export function stubSharingApi(options: SharingStubOptions) {
       const next = body.sharingType as SharingType;
       if (next === 'public' && !options.isAdmin) return error(403, 'FORBIDDEN', messages.sharing.adminApprovalRequired);
       state.level = next;
+      // The server withdraws a pending public request when the owner chooses another level.
+      if (next !== 'public' && state.latest?.status === 'pending') state.latest = null;
       return { status: 200, body: { personality: { id: options.personalityId, sharingType: next, isPublic: next === 'public' } } };
     }
     if (method === 'GET' && path === `${base}/shares`) return { status: 200, body: { shares: state.shares } };
