@@ -42,6 +42,8 @@ export const limits = {
   chatPreviewTtlMs: 10 * 60 * 1000,
   /** Open mic: the withdrawn turns one turn may name in `replaces` (a chain of pauses mid-sentence). */
   voiceTurnReplacesMax: 16,
+  /** Spec section 9: the monitoring list's warning icon from this many requests in one window. */
+  rateLimitWarningCount: 80,
 } as const;
 
 export const FEEDBACK_CATEGORIES = [

@@ -12,6 +12,8 @@ import { createMailer } from '../../auth/mailer';
 import { openDatabase, type DatabaseHandle } from '../../db/client';
 import { createClient, type TestClient } from '../../test-support/test-server';
 import { messages } from '../../../shared/messages';
+import { limits } from '../../../shared/limits';
+import { apiRateLimits } from '../../db/schema/rate-limits';
 import { createPersonality, makePublic } from '../conversations/conversations.test-support';
 import { speak, startVoiceServer, toneWav16, transcribe, type VoiceTestServer } from './voice.test-support';
 
@@ -118,6 +120,20 @@ describe('voice rate limits', () => {
     expect(aliceFirst).toMatchObject({ ipAddress: '127.0.0.1' });
     expect(rows.every((r) => r.userId === null || r.userId.length <= 8)).toBe(true);
     expect(rows.some((r) => r.endpoint === 'voice/speech' && r.userId === null && r.requestCount === MAX + 1)).toBe(true);
+
+    // A busy hour's window (the warning's reason to exist) is listed before twenty quiet minute
+    // windows opened after it; newest first otherwise.
+    const db = v.server.database.db;
+    const hourStart = new Date(clock.at - 50 * 60 * 1000);
+    await db.insert(apiRateLimits).values({ endpoint: 'feedback', subject: 'ip:203.0.113.9', windowStart: hourStart, requestCount: limits.rateLimitWarningCount + 5, ipAddress: '203.0.113.9' });
+    await db.insert(apiRateLimits).values(
+      Array.from({ length: 25 }, (_, i) => ({ endpoint: 'chat', subject: `ip:198.51.100.${i}`, windowStart: new Date(clock.at - i * 60 * 1000), requestCount: 1, ipAddress: `198.51.100.${i}` })),
+    );
+    const busy = (await admin.get('/api/admin/monitoring/rate-limits')).body.rows as { endpoint: string; requestCount: number; windowStart: string }[];
+    expect(busy).toHaveLength(20);
+    expect(busy[0]).toMatchObject({ endpoint: 'feedback', requestCount: limits.rateLimitWarningCount + 5, windowStart: hourStart.toISOString() });
+    const rest = busy.slice(1).map((r) => Date.parse(r.windowStart));
+    expect([...rest].sort((a, b) => b - a)).toEqual(rest);
 
     // Windows older than 24 hours drop out.
     clock.at += 25 * 60 * 60 * 1000;

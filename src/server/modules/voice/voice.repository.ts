@@ -6,6 +6,7 @@ import type { Database } from '../../db/client';
 import type { DbOrTx } from '../../jobs/jobs.repository';
 import { elevenlabsUsage } from '../../db/schema/voice';
 import { apiRateLimits } from '../../db/schema/rate-limits';
+import { limits } from '../../../shared/limits';
 import { personalities } from '../../db/schema/personalities';
 import { user } from '../../db/schema/auth';
 import { countHit, uncountHit, type Hit } from '../rate-limits/rate-limits.repository';
@@ -89,7 +90,12 @@ export interface RateLimitRow {
   ipAddress: string | null;
 }
 
-/** The spec's rate-limit list: windows started in the last 24 hours, newest first, at most 20. */
+/**
+ * The spec's rate-limit list: windows started in the last 24 hours, newest first, at most 20;
+ * but a window at the warning count comes first whatever its age. An hour's window (uploads,
+ * feedback, reports) starts before the minute windows opened since, so "newest first" alone hid
+ * the very rows the warning icon exists for behind twenty quiet minute windows.
+ */
 export async function recentRateLimits(db: Database, since: Date, max: number): Promise<RateLimitRow[]> {
   return db
     .select({
@@ -101,7 +107,7 @@ export async function recentRateLimits(db: Database, since: Date, max: number): 
     })
     .from(apiRateLimits)
     .where(and(gte(apiRateLimits.windowStart, since), ne(apiRateLimits.endpoint, VISITOR_CHARACTERS_ENDPOINT)))
-    .orderBy(desc(apiRateLimits.windowStart), desc(apiRateLimits.requestCount))
+    .orderBy(desc(sql`${apiRateLimits.requestCount} >= ${limits.rateLimitWarningCount}`), desc(apiRateLimits.windowStart), desc(apiRateLimits.requestCount))
     .limit(max);
 }
 

@@ -3,6 +3,7 @@
 import { formatDateTime } from '../../../lib/date-format';
 import { TriangleAlert } from 'lucide-react';
 import { messages } from '../../../../shared/messages';
+import { limits } from '../../../../shared/limits';
 import { Progress } from '../../../components/ui/progress';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useRateLimitRows, useVoiceUsage } from '../api/get-monitoring';
@@ -10,7 +11,7 @@ import { useRateLimitRows, useVoiceUsage } from '../api/get-monitoring';
 /** Spec section 9: a warning above 80 percent of the daily limit, a block at 100. */
 const WARNING_SHARE = 0.8;
 /** Spec section 9: the warning icon from 80 requests in one window. */
-export const RATE_LIMIT_WARNING_COUNT = 80;
+export const RATE_LIMIT_WARNING_COUNT = limits.rateLimitWarningCount;
 
 export function usageLevel(used: number, limit: number): 'ok' | 'warning' | 'exhausted' {
   if (limit > 0 && used >= limit) return 'exhausted';
