@@ -99,6 +99,11 @@ export const messages = {
     adminApprovalHint: 'Use "Request Public" to ask an admin to make this personality public.',
     unknownEmail: 'Unknown',
     shareNotFound: 'Share not found',
+    /** A recipient removing a personality shared with them from their own library. */
+    leaveTitle: (name: string) => `Remove ${name} from your library?`,
+    leaveConfirm: 'It was shared with you by its creator. You will no longer see it or chat with it unless they share it with you again.',
+    left: 'Removed from your library',
+    leaveFailed: 'Failed to remove it from your library',
     cannotShareWithSelf: 'You cannot share a personality with yourself',
     emailRequired: 'Please enter an email address',
     alreadyPublic: 'This personality is already public',

@@ -78,6 +78,15 @@ export async function deleteShare(db: Database, personalityId: string, shareId: 
   return rows.length > 0;
 }
 
+/** A recipient leaves a share: only their own row goes (the owner's other shares stay). */
+export async function leaveShare(db: Database, personalityId: string, recipientId: string): Promise<boolean> {
+  const rows = await db
+    .delete(personalityShares)
+    .where(and(eq(personalityShares.personalityId, personalityId), eq(personalityShares.sharedWithUserId, recipientId)))
+    .returning({ id: personalityShares.id });
+  return rows.length > 0;
+}
+
 /** E-mail addresses are compared case-insensitively (better-auth stores them lower-cased). */
 export async function findUserByEmail(db: Database, email: string) {
   const rows = await db

@@ -52,6 +52,14 @@ const removeShare = createRoute({
   request: { params: z.object({ id: z.string(), shareId: z.string() }) },
   responses: { 200: jsonResponse(okSchema, 'Removed'), ...errorResponses },
 });
+const leaveShare = createRoute({
+  method: 'delete',
+  path: '/{id}/my-share',
+  tags,
+  summary: 'Remove a personality shared with you from your library (the recipient); the owner can share it again',
+  request: { params: idParams },
+  responses: { 200: jsonResponse(okSchema, 'Removed'), ...errorResponses },
+});
 const latestRequest = createRoute({
   method: 'get',
   path: '/{id}/public-request',
@@ -89,6 +97,11 @@ export function sharingRoutes(service: SharingService) {
       const viewer = requireViewer(c.get('viewer'));
       const { id, shareId } = c.req.valid('param');
       await service.removeShare(viewer, id, shareId);
+      return c.json({ ok: true as const }, 200);
+    })
+    .openapi(leaveShare, async (c) => {
+      const viewer = requireViewer(c.get('viewer'));
+      await service.leaveShare(viewer, c.req.valid('param').id);
       return c.json({ ok: true as const }, 200);
     })
     .openapi(latestRequest, async (c) => {

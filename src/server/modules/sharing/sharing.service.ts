@@ -94,6 +94,14 @@ export function createSharingService(db: Database, clock: Clock) {
       if (!removed) throw new AppError('NOT_FOUND', messages.sharing.shareNotFound);
     },
 
+    /**
+     * The recipient removes a personality shared with them from their library: anyone who knows
+     * their e-mail can share with them, so they must be able to undo it themselves.
+     */
+    async leaveShare(viewer: Viewer, id: string): Promise<void> {
+      if (!isUuid(id) || !(await repo.leaveShare(db, id, viewer.id))) throw new AppError('NOT_FOUND', messages.sharing.shareNotFound);
+    },
+
     async latestPublicRequest(viewer: Viewer, id: string): Promise<PublicRequest | null> {
       await loadOwnedPersonality(db, id, viewer.id);
       const row = await requests.findLatestRequest(db, id);

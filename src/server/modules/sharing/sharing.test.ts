@@ -132,6 +132,31 @@ describe('shares', () => {
     expect(twice.body.error.message).toBe(messages.sharing.shareNotFound);
   });
 
+  it('lets a recipient remove a personality shared with them from their own library, and only their share', async () => {
+    const owner = await server.user();
+    const friend = await server.user();
+    const other = await server.user();
+    const id = await createPersonality(owner, 'Unwanted Guest');
+    await shareWith(owner, id, friend.email);
+    await shareWith(owner, id, other.email);
+    // Nobody but a recipient can use it, and nothing of the owner's changes.
+    expect((await server.client().delete(`/api/personalities/${id}/my-share`)).status).toBe(401);
+    expect((await owner.delete(`/api/personalities/${id}/my-share`)).status).toBe(404);
+    expect((await (await server.user()).delete(`/api/personalities/${id}/my-share`)).status).toBe(404);
+
+    const left = await friend.delete(`/api/personalities/${id}/my-share`);
+    expect(left.status).toBe(200);
+    expect(left.body).toEqual({ ok: true });
+    expect(await libraryNames(friend)).not.toContain('Unwanted Guest');
+    expect((await friend.get(`/api/personalities/${id}`)).status).toBe(404);
+    expect(await libraryNames(other)).toContain('Unwanted Guest');
+    expect((await owner.get(`/api/personalities/${id}/shares`)).body.shares.map((s: { email: string }) => s.email)).toEqual([other.email]);
+    expect((await friend.delete(`/api/personalities/${id}/my-share`)).status).toBe(404);
+    // The owner may share it again.
+    await shareWith(owner, id, friend.email);
+    expect(await libraryNames(friend)).toContain('Unwanted Guest');
+  });
+
   it('hides a shared personality from recipients while the owner keeps it private', async () => {
     const owner = await server.user();
     const friend = await server.user();

@@ -190,6 +190,26 @@ describe('personality card', () => {
     await waitFor(() => expect(screen.queryByRole('article', { name: 'Doomed' })).toBeNull());
   });
 
+  it('lets a recipient remove a personality shared with them from their library, after confirming', async () => {
+    const shared = makePersonality({ name: 'Pushy Stranger', sharingType: 'shared', isOwner: false });
+    const publicOther = makePersonality({ name: 'Public other', sharingType: 'public', isPublic: true, isOwner: false });
+    const { api, user } = renderLibrary(ada, [shared, publicOther]);
+    // Only on a personality shared with the viewer: public ones and their own have no such action.
+    expect(within(await card('Public other')).queryByRole('button', { name: /from my library/ })).toBeNull();
+    await user.click(within(await card('Pushy Stranger')).getByRole('button', { name: 'Remove Pushy Stranger from my library' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Remove Pushy Stranger from your library?' });
+    expect(dialog).toHaveTextContent('You will no longer see it or chat with it unless they share it with you again.');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(api.calls.filter((c) => c.method === 'DELETE')).toHaveLength(0);
+
+    await user.click(within(await card('Pushy Stranger')).getByRole('button', { name: 'Remove Pushy Stranger from my library' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('Removed from your library')).toBeInTheDocument();
+    expect(api.calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([`/api/personalities/${shared.id}/my-share`]);
+    await waitFor(() => expect(screen.queryByRole('article', { name: 'Pushy Stranger' })).toBeNull());
+    expect(await card('Public other')).toBeInTheDocument();
+  });
+
   it('shows the failure toast when a delete is refused', async () => {
     const p = makePersonality({ name: 'Kept' });
     stubApi({

@@ -14,6 +14,7 @@ import { isCreatedByAnother } from '../utils/personality-labels';
 import { PersonalityBadges } from './personality-badges';
 import { PersonalityEditForm } from './personality-edit-form';
 import { DeletePersonalityDialog } from './delete-personality-dialog';
+import { LeaveShareDialog } from './leave-share-dialog';
 import { cardUrls } from '../api/import-card';
 
 interface Props {
@@ -112,6 +113,11 @@ export function PersonalityCard({ personality: p, signedIn, onStartChat, onOpenD
                     </Suspense>
                   )}
                   <DeletePersonalityDialog personality={p} triggerClassName={ownerActionClass} />
+                </div>
+              )}
+              {!p.isOwner && signedIn && p.sharingType === 'shared' && (
+                <div className="-mt-1 -mr-2 flex shrink-0">
+                  <LeaveShareDialog personality={p} triggerClassName={ownerActionClass} />
                 </div>
               )}
             </div>

@@ -87,6 +87,13 @@ export function stubApi({ viewer: initialViewer, personalities = [], override }:
     const replaced = override?.(call);
     if (replaced) return json(replaced.status, replaced.body);
     const id = url.pathname.match(/^\/api\/personalities\/([^/]+)$/)?.[1];
+    const leaving = method === 'DELETE' ? url.pathname.match(/^\/api\/personalities\/([^/]+)\/my-share$/)?.[1] : undefined;
+    if (leaving) {
+      const at = store.findIndex((p) => p.id === leaving && !p.isOwner && p.sharingType === 'shared');
+      if (at < 0) return json(404, { error: { code: 'NOT_FOUND', message: 'Share not found' } });
+      store.splice(at, 1);
+      return json(200, { ok: true });
+    }
     if (url.pathname === '/api/me') return json(200, { user: viewer, isAdmin: false });
     if (url.pathname === '/api/personalities' && method === 'GET') return json(200, { personalities: store });
     if (url.pathname === '/api/personalities' && method === 'POST') {
