@@ -54,6 +54,7 @@ import { limits } from '../shared/limits';
 import { createPronunciationAssessor, createSpeechSynthesizers, createSpeechToText, createVoiceAgents, createVoiceCloning } from './ai/providers';
 import { createVoiceAgentService, voiceAgentRoutes } from './modules/voice/voice-agent';
 import { createAgentCallCredits } from './modules/voice/agent-call-credits';
+import { createQuestionService } from './modules/questions/questions.service';
 import { createVoiceService } from './modules/voice/voice.service';
 import { voiceMonitoringRoutes, voicePersonalityRoutes, voiceRoutes } from './modules/voice/voice.routes';
 import { isVoiceUploadPath } from './modules/voice/voice-upload';
@@ -358,6 +359,9 @@ export function createApp(deps: AppDeps) {
           dailyCreditLimit: config.voice.dailyCreditLimit,
           dailyCharactersPerVisitor: config.voice.dailyCharactersPerVisitor,
           callCredits: createAgentCallCredits(deps.authSecret),
+          // An agent call's lines are checked and logged as the text chat's are (issue 15).
+          moderation,
+          questions: createQuestionService(db, clock, logger),
         }),
         {
           session: rateLimit(db, clock, { endpoint: 'voice/agent', max: config.rateLimits.voicePerMinute, windowSeconds: 60 }),

@@ -5,6 +5,11 @@
 // the daily paid-voice budget of the visitor who started the call (VOICE_DAILY_CHARACTERS_PER_VISITOR,
 // shared with the speech route): a visitor at it gets no new call, and a call that passes it is told
 // to end, so one visitor cannot spend the whole site's ElevenLabs credits through agent calls.
+// Each line is checked as the text chat checks its messages and replies (issue 15): the person's
+// lines as 'message', the agent's as 'reply', flagged for review above the threshold; and the
+// person's lines go into the owner's question log as a typed question does. The call was heard
+// already, so nothing can be held back from it; but a severe line is not kept verbatim: the saved
+// conversation holds the chat's own notice in its place, and the response says it was withheld.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv, Viewer } from '../../auth/session';
@@ -25,6 +30,8 @@ import type { AgentCallCredits } from './agent-call-credits';
 import { asVoiceLimit } from './voice.routes';
 import type { Visitor } from './voice.service';
 import { speechVisitor } from './speech-visitor';
+import type { ModerationService } from '../moderation/moderation.service';
+import type { QuestionService } from '../questions/questions.service';
 
 export const AGENT_TRANSCRIPT_MAX = 10_000;
 
@@ -38,6 +45,10 @@ export interface VoiceAgentDeps {
   dailyCharactersPerVisitor: number;
   /** Counts a call's agent lines under the token its signed URL came with (agent-call-credits.ts). */
   callCredits: AgentCallCredits;
+  /** Checks every line (the person's as 'message', the agent's as 'reply') and files flags. */
+  moderation: Pick<ModerationService, 'checkAndFlag' | 'checkAhead'>;
+  /** The owner's question log: the person's lines are logged as chat questions are. */
+  questions: Pick<QuestionService, 'log'>;
 }
 
 const transcriptSchema = z
@@ -52,6 +63,13 @@ const transcriptSchema = z
 
 export type AgentTranscriptLine = z.infer<typeof transcriptSchema>;
 
+/**
+ * What a severe line is kept as: the chat's own notice for the same case (a person's message
+ * refused, a reply withheld), of kind 'fallback' so it is never sent back to a model as history.
+ */
+export function withheldNotice(role: AgentTranscriptLine['role']): string {
+  return role === 'user' ? messages.moderation.messageWithheld : messages.moderation.replyWithheld;
+}
 
 export function createVoiceAgentService(deps: VoiceAgentDeps) {
   const { db, clock, logger } = deps;
@@ -98,8 +116,14 @@ export function createVoiceAgentService(deps: VoiceAgentDeps) {
      * lines are counted as spoken characters either way, under the call's token and no faster than
      * speech (agent-call-credits.ts), and toward the budget of the visitor who started the call.
      * creditsExhausted: the site's credits or that visitor's budget are spent (the call ends).
+     * Every line is checked by moderation (the person's as a chat message, the agent's as a chat
+     * reply); the person's lines are logged as the owner's questions, as a chat question is. A
+     * severe line is saved as the chat's notice instead (`withheld`, with the `notice` to show), and
+     * a person's severe line is not logged as a question (the chat refuses such a message unlogged).
      */
     async saveLine(viewer: Viewer | null, personalityId: string, line: AgentTranscriptLine, visitor: Visitor) {
+      // The offline classifier's verdict is worked out while the database checks access (as the chat does).
+      const ahead = deps.moderation.checkAhead(line.content);
       const personality = await loadVisiblePersonality(db, personalityId, viewer?.id ?? null);
       const now = clock.now();
       let creditsExhausted = false;
@@ -112,27 +136,52 @@ export function createVoiceAgentService(deps: VoiceAgentDeps) {
         const visitorTotal = await countForVisitor(caller, charged, now);
         creditsExhausted = total >= deps.dailyCreditLimit || (visitorTotal !== undefined && visitorTotal >= perVisitor);
       }
-      if (!viewer) return { conversationId: null, saved: false, creditsExhausted };
+
+      // Another person's conversation is refused before the line is checked: nothing is flagged
+      // (nor logged) for a request that is refused, as in the chat.
+      const owned = viewer && line.conversationId ? await conversations.findOwned(db, line.conversationId, viewer.id) : undefined;
+      if (viewer && line.conversationId && (!owned || owned.personalityId !== personality.id)) {
+        throw new AppError('NOT_FOUND', messages.chat.conversationNotFound);
+      }
+
+      // Never throws: a provider's failure is logged and the line flows, as in the chat.
+      const verdict = await deps.moderation.checkAndFlag(personality.id, line.role === 'user' ? 'message' : 'reply', line.content, ahead);
+      const withheld = verdict.severe;
+      const content = withheld ? withheldNotice(line.role) : line.content;
+      const outcome = { withheld, ...(withheld ? { notice: content } : {}) };
+      // The owner's question log: best-effort, a failure never fails the line (questions.service.ts).
+      const logQuestion = async () => {
+        if (line.role !== 'user' || withheld) return;
+        await deps.questions.log(personality.id, line.content, viewer?.id ?? null).catch((err: unknown) => {
+          logger.warn(`could not log a question for personality ${personality.id}`, err instanceof Error ? err.message : err);
+        });
+      };
+
+      if (!viewer) {
+        await logQuestion();
+        return { conversationId: null, saved: false, creditsExhausted, ...outcome };
+      }
 
       let conversationId = line.conversationId;
       let rename: string | undefined;
-      if (conversationId) {
-        const owned = await conversations.findOwned(db, conversationId, viewer.id);
-        if (!owned || owned.personalityId !== personality.id) throw new AppError('NOT_FOUND', messages.chat.conversationNotFound);
-        if (owned.title === NEW_CONVERSATION_TITLE && line.role === 'user') rename = titleFromMessage(line.content);
+      // A withheld line never names the conversation: the next line the person says does.
+      const titled = line.role === 'user' && !withheld;
+      if (owned) {
+        if (owned.title === NEW_CONVERSATION_TITLE && titled) rename = titleFromMessage(line.content);
       } else {
         const created = await conversations.insertConversation(db, {
           userId: viewer.id,
           personalityId: personality.id,
-          title: line.role === 'user' ? titleFromMessage(line.content) : NEW_CONVERSATION_TITLE,
+          title: titled ? titleFromMessage(line.content) : NEW_CONVERSATION_TITLE,
           greeting: personaGreeting(personality),
           // A millisecond before the first line, so the greeting is always listed first.
           now: new Date(now.getTime() - 1),
         });
         conversationId = created.id;
       }
-      await conversations.insertMessage(db, { conversationId, role: line.role, kind: 'message', content: line.content, now, rename });
-      return { conversationId, saved: true, creditsExhausted };
+      await conversations.insertMessage(db, { conversationId: conversationId!, role: line.role, kind: withheld ? 'fallback' : 'message', content, now, rename });
+      await logQuestion();
+      return { conversationId, saved: true, creditsExhausted, ...outcome };
     },
   };
 }
@@ -157,7 +206,17 @@ export function voiceAgentRoutes(service: VoiceAgentService, limits: { session: 
       summary: 'Save one line of an agent call into the conversation',
       request: { ...personalityIdParam, ...jsonBody(transcriptSchema) },
       responses: {
-        200: jsonResponse(z.object({ conversationId: z.string().nullable(), saved: z.boolean(), creditsExhausted: z.boolean() }), 'Saved (or not, for an anonymous visitor)'),
+        200: jsonResponse(
+          z.object({
+            conversationId: z.string().nullable(),
+            saved: z.boolean(),
+            creditsExhausted: z.boolean(),
+            /** Moderation judged the line severe: the conversation keeps `notice` in its place. */
+            withheld: z.boolean(),
+            notice: z.string().optional(),
+          }),
+          'Saved (or not, for an anonymous visitor); a severe line is saved as the notice instead',
+        ),
         ...errorResponses,
       },
     }),

@@ -75,7 +75,7 @@ describe('the signed URL', () => {
     expect(res.body.signedUrl).toContain('agent_id=agent_public');
     // Their transcript stays in their tab: nothing is saved for them on the server.
     const spoken = await line(v.server.client(), id, { conversationId: null, role: 'user', content: 'Hi there' });
-    expect(spoken.body).toEqual({ conversationId: null, saved: false, creditsExhausted: false });
+    expect(spoken.body).toEqual({ conversationId: null, saved: false, creditsExhausted: false, withheld: false });
   });
 
   it('reports an empty answer as "No signed URL returned from server" and an unknown agent as a failure', async () => {
