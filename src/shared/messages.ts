@@ -16,6 +16,9 @@ export const messages = {
     required: 'Authentication required',
     signInRequired: 'You must be signed in to do that',
     passwordChanged: 'Password changed',
+    /** POST /api/auth/update-user with a name that shows nothing (empty, spaces, invisible characters). */
+    displayNameBlank: 'Display name cannot be blank',
+    displayNameNotText: 'Display name must be text',
     otherSessionsSignedOut: 'You have been signed out on your other devices.',
     /** Account deletion (Change Password dialog, POST /api/auth/delete-user). */
     deleteAccountWarning:

@@ -77,6 +77,70 @@ describe('sign-up', () => {
   });
 });
 
+describe('display name', () => {
+  const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+  const nameOf = async (id: string) => (await server.database.db.select({ name: user.name }).from(user).where(eq(user.id, id)))[0]!.name;
+
+  it('at sign-up, a name of invisible characters only is no name: the e-mail default is used', async () => {
+    for (const [i, invisible] of ['\u200B', '\u200D\u200F', '\u0301', ' \uFEFF\u202E '].entries()) {
+      const res = await server.client().signUp(`invisible${i}@example.com`, 'secret-pass', invisible);
+      expect(res.status).toBe(200);
+      expect(res.body.user.name).toBe(`invisible${i}`);
+    }
+  });
+
+  it('at sign-up, cuts a name longer than the limit where a character ends, never inside an emoji', async () => {
+    // 99 letters then an emoji: a cut at 100 UTF-16 units would keep half of it (saved as U+FFFD).
+    const res = await server.client().signUp('longname@example.com', 'secret-pass', `${'a'.repeat(99)}🌸🌸 and more`);
+    expect(res.status).toBe(200);
+    const saved = await nameOf(res.body.user.id);
+    expect(saved).toBe('a'.repeat(99));
+    expect(LONE_SURROGATE.test(saved)).toBe(false);
+    const huge = await server.client().signUp('hugename@example.com', 'secret-pass', 'x'.repeat(100_000));
+    expect(huge.status).toBe(200);
+    expect(await nameOf(huge.body.user.id)).toBe('x'.repeat(100));
+  });
+
+  it('removes bidi overrides and isolates from the name (no "Albert einstein" spoof), keeps the rest', async () => {
+    const res = await server.client().signUp('spoof@example.com', 'secret-pass', 'Albert \u202Enietsnie\u202C \u2066x\u2069');
+    expect(res.status).toBe(200);
+    expect(await nameOf(res.body.user.id)).toBe('Albert nietsnie x');
+    const family = await server.client().signUp('family@example.com', 'secret-pass', 'Zoë 👩‍👩‍👧 می\u200Cخواهم');
+    expect(await nameOf(family.body.user.id)).toBe('Zoë 👩‍👩‍👧 می\u200Cخواهم');
+  });
+
+  it('update-user refuses a blank name, empty, spaces or invisible characters only, with a message', async () => {
+    const account = await server.user(undefined, undefined, 'Before');
+    for (const name of ['', '   ', '\u200B', '\u200D', '\u200F', '\u0301', '\u202E\u2066 ']) {
+      const res = await account.post('/api/auth/update-user', { name });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(messages.auth.displayNameBlank);
+    }
+    for (const name of [null, 42, { first: 'x' }]) {
+      const res = await account.post('/api/auth/update-user', { name });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(messages.auth.displayNameNotText);
+    }
+    expect(await nameOf(account.id)).toBe('Before');
+    expect((await account.get('/api/me')).body.user.displayName).toBe('Before');
+  });
+
+  it('update-user saves a name by the sign-up rule: trimmed, overrides removed, cut at the limit on a character', async () => {
+    const account = await server.user();
+    const long = await account.post('/api/auth/update-user', { name: 'y'.repeat(100_000) });
+    expect(long.status).toBe(200);
+    expect(await nameOf(account.id)).toBe('y'.repeat(100));
+    await account.post('/api/auth/update-user', { name: `${'b'.repeat(99)}😀😀` });
+    const saved = await nameOf(account.id);
+    expect(saved).toBe('b'.repeat(99));
+    expect(LONE_SURROGATE.test(saved)).toBe(false);
+    expect((await account.post('/api/auth/update-user', { name: '  Albert \u202Enietsnie  ' })).status).toBe(200);
+    expect(await nameOf(account.id)).toBe('Albert nietsnie');
+    expect((await account.post('/api/auth/update-user', { name: '👩‍👩‍👧' })).status).toBe(200);
+    expect((await account.get('/api/me')).body.user.displayName).toBe('👩‍👩‍👧');
+  });
+});
+
 describe('sign-in', () => {
   it('refuses a wrong password and an unknown account the same way', async () => {
     const account = await server.user();

@@ -10,6 +10,8 @@ import type { Mailer } from './mailer';
 import type { Logger } from '../lib/logger';
 import { limits } from '../../shared/limits';
 import { messages } from '../../shared/messages';
+import { headOf } from '../../shared/text/cut';
+import { cleanName, isBlank } from '../../shared/text/visible';
 import { findUserIdByEmail, grantRoleIfListed } from './roles';
 import { systemClock, type Clock } from '../lib/clock';
 import { CONFIRMATION_LINK_VALID_S, confirmationMail, resendConfirmationOnSignIn } from './confirmation-mail';
@@ -90,7 +92,10 @@ export function createAuth(deps: AuthDeps) {
     // Our own limiter (counters in the database) covers sign-up and sign-in.
     rateLimit: { enabled: false },
     hooks: {
-      before: signUpChecks(db),
+      before: createAuthMiddleware(async (ctx) => {
+        await signUpChecks(db, ctx);
+        updateUserChecks(ctx);
+      }),
       after: resendConfirmationOnSignIn({
         db,
         clock: deps.clock ?? systemClock,
@@ -125,11 +130,15 @@ export function createAuth(deps: AuthDeps) {
         create: {
           before: async (data) => {
             const email = String(data.email ?? '').trim().toLowerCase();
-            const name = String(data.name ?? '').trim() || email.split('@')[0] || email;
+            // The spec: the display name is optional and defaults to the e-mail's part before the @.
+            const name =
+              savedDisplayName(typeof data.name === 'string' ? data.name : '') ||
+              savedDisplayName(email.split('@')[0] ?? '') ||
+              headOf(email, limits.displayNameMax);
             // No mail server: the account is confirmed as it is made (what the start-up line
             // promises), so adding SMTP_URL later does not lock it out as "not verified".
             const confirmed = mailer.delivers ? {} : { emailVerified: true };
-            return { data: { ...data, email, name: name.slice(0, limits.displayNameMax), ...confirmed } };
+            return { data: { ...data, email, name, ...confirmed } };
           },
           // Only a confirmed address is proof enough to be made admin by ADMIN_EMAILS.
           after: async (created) => {
@@ -137,6 +146,15 @@ export function createAuth(deps: AuthDeps) {
           },
         },
         update: {
+          // A new name (POST /api/auth/update-user; updateUserChecks has refused a blank one with
+          // its message) is saved by the same rule as at sign-up. An update without one (the
+          // confirmation link, an image) passes as it is.
+          before: async (data) => {
+            if (data.name === undefined) return;
+            const name = typeof data.name === 'string' ? savedDisplayName(data.name) : '';
+            if (!name) throw new APIError('BAD_REQUEST', { code: 'DISPLAY_NAME_BLANK', message: messages.auth.displayNameBlank });
+            return { data: { ...data, name } };
+          },
           // The confirmation link was opened.
           after: async (updated) => {
             if (updated.emailVerified) await grantRoleIfListed(db, updated.id, updated.email, deps.adminEmails);
@@ -150,22 +168,47 @@ export function createAuth(deps: AuthDeps) {
 export type Auth = ReturnType<typeof createAuth>;
 
 /**
+ * A display name as it is saved, at sign-up and on update: bidi overrides and isolates removed (a
+ * name cannot show reversed), trimmed, and at most limits.displayNameMax UTF-16 units, cut where a
+ * reader sees a character end (never half an emoji, which would be saved as U+FFFD). '' when
+ * nothing in it shows (spaces, zero-width or direction characters, a lone accent: see isBlank).
+ * The sign-up form's field stops at the same limit (maxLength); a longer name from elsewhere (an
+ * API client, a long e-mail as the default) is cut, not refused, as the form would have.
+ */
+export function savedDisplayName(raw: string): string {
+  const name = headOf(cleanName(raw), limits.displayNameMax).trimEnd();
+  return isBlank(name) ? '' : name;
+}
+
+/**
+ * POST /api/auth/update-user: better-auth takes any JSON value as the name. A name that is not
+ * text, or shows nothing, is refused with a message (400) instead of being saved.
+ */
+function updateUserChecks(ctx: { path: string; body?: unknown }) {
+  if (ctx.path !== '/update-user') return;
+  const body = ctx.body;
+  if (!body || typeof body !== 'object' || Array.isArray(body) || !('name' in body)) return;
+  const name = (body as { name?: unknown }).name;
+  if (name === undefined) return;
+  if (typeof name !== 'string') throw new APIError('BAD_REQUEST', { code: 'DISPLAY_NAME_NOT_TEXT', message: messages.auth.displayNameNotText });
+  if (!savedDisplayName(name)) throw new APIError('BAD_REQUEST', { code: 'DISPLAY_NAME_BLANK', message: messages.auth.displayNameBlank });
+}
+
+/**
  * Sign-up answers a person can act on (the auth screen shows the server's message). better-auth
  * would say "Password too short", and with autoSignIn off it answers a duplicate sign-up with a
  * silent fake success; the spec wants the duplicate reported (sharing by e-mail reveals whether
  * an account exists anyway, so hiding it here protects nothing).
  */
-function signUpChecks(db: Database) {
-  return createAuthMiddleware(async (ctx) => {
-    if (ctx.path !== '/sign-up/email') return;
-    const body = (ctx.body ?? {}) as { email?: unknown; password?: unknown };
-    if (typeof body.password === 'string' && body.password.length < limits.passwordMin) {
-      throw new APIError('BAD_REQUEST', { code: 'PASSWORD_TOO_SHORT', message: messages.auth.passwordTooShort });
-    }
-    if (typeof body.email === 'string' && (await findUserIdByEmail(db, body.email))) {
-      throw new APIError('UNPROCESSABLE_ENTITY', { code: 'USER_ALREADY_EXISTS', message: messages.auth.alreadyRegistered });
-    }
-  });
+async function signUpChecks(db: Database, ctx: { path: string; body?: unknown }) {
+  if (ctx.path !== '/sign-up/email') return;
+  const body = (ctx.body ?? {}) as { email?: unknown; password?: unknown };
+  if (typeof body.password === 'string' && body.password.length < limits.passwordMin) {
+    throw new APIError('BAD_REQUEST', { code: 'PASSWORD_TOO_SHORT', message: messages.auth.passwordTooShort });
+  }
+  if (typeof body.email === 'string' && (await findUserIdByEmail(db, body.email))) {
+    throw new APIError('UNPROCESSABLE_ENTITY', { code: 'USER_ALREADY_EXISTS', message: messages.auth.alreadyRegistered });
+  }
 }
 
 /** An error as a log line: names, first message lines and SQL codes, never a query's parameters. */

@@ -1,11 +1,15 @@
 import { z } from 'zod';
+import { isBlank } from '../text/visible';
 
-/** A trimmed optional text field; blank becomes null (clears the field). */
+/**
+ * A trimmed optional text field; blank becomes null (clears the field). Blank includes text of
+ * invisible characters only (a zero-width space as an agent id is no agent id: ../text/visible.ts).
+ */
 export const optionalText = (max: number) =>
   z
     .string()
     .max(max, `Must be at most ${max} characters`)
-    .transform((v) => (v.trim() === '' ? null : v.trim()))
+    .transform((v) => (isBlank(v) ? null : v.trim()))
     .nullable()
     .optional();
 

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { pronunciationReportSchema } from './pronunciation';
 import { limits } from '../limits';
 import { messages } from '../messages';
+import { hasVisibleText } from '../text/visible';
 
 // NFC: documents are stored composed, and a question typed with combining accents (macOS,
 // Vietnamese keyboards) must read as the same words, in retrieval and in the saved log.
@@ -15,7 +16,9 @@ const chatText = z
     z
       .string()
       .min(1, messages.chat.messageRequired)
-      .max(limits.chatMessageMax, messages.chat.messageTooLong(limits.chatMessageMax)),
+      .max(limits.chatMessageMax, messages.chat.messageTooLong(limits.chatMessageMax))
+      // Blank is what a person sees: a message of zero-width or direction characters is empty.
+      .refine(hasVisibleText, messages.chat.messageRequired),
   );
 
 /** A passage a reply drew on: "{file name} (chunk N)" and how well it matched (0..1). */
@@ -103,7 +106,7 @@ export const startersResponseSchema = z.object({
 const title = z
   .string({ error: messages.chat.titleRequired })
   .transform((v) => v.trim())
-  .pipe(z.string().min(1, messages.chat.titleRequired).max(limits.conversationTitleMax));
+  .pipe(z.string().min(1, messages.chat.titleRequired).max(limits.conversationTitleMax).refine(hasVisibleText, messages.chat.titleRequired));
 
 export const createConversationSchema = z.strictObject({ title: title.optional() });
 export const renameConversationSchema = z.strictObject({ title });

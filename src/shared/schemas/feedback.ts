@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FEEDBACK_CATEGORIES, limits } from '../limits';
 import { messages } from '../messages';
+import { hasVisibleText } from '../text/visible';
 
 const categories = FEEDBACK_CATEGORIES.map((c) => c.value) as [string, ...string[]];
 
@@ -10,7 +11,14 @@ export const feedbackSchema = z.strictObject({
   feedback: z
     .string({ error: messages.feedback.empty })
     .transform((v) => v.trim())
-    .pipe(z.string().min(1, messages.feedback.empty).max(limits.feedbackMax, `Feedback must be at most ${limits.feedbackMax} characters`)),
+    .pipe(
+      z
+        .string()
+        .min(1, messages.feedback.empty)
+        .max(limits.feedbackMax, `Feedback must be at most ${limits.feedbackMax} characters`)
+        // "Non-empty after trimming" means something shows: invisible characters alone are empty.
+        .refine(hasVisibleText, messages.feedback.empty),
+    ),
   /** The page the person was on; only http(s) URLs are kept. */
   url: z.string().max(2000).nullable().optional(),
 });

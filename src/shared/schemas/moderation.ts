@@ -1,5 +1,6 @@
 // Content flags for the admin "Content Moderation" tab, the review action and people's reports.
 import { z } from 'zod';
+import { hasVisibleText } from '../text/visible';
 import { optionalText } from './common';
 
 export const flagSchema = z.object({
@@ -47,7 +48,7 @@ export const flagResponseSchema = z.object({ flag: flagSchema });
 
 export const reportSchema = z.object({
   /** The reported reply's text (stored as an excerpt). */
-  content: z.string().trim().min(1, 'Nothing to report').max(20_000),
+  content: z.string().trim().min(1, 'Nothing to report').max(20_000).refine(hasVisibleText, 'Nothing to report'),
   reason: optionalText(1000),
   /** A signed-in person's saved reply: its text is taken from the conversation. */
   messageId: z.string().max(100).optional(),

@@ -1,16 +1,20 @@
 import { z } from 'zod';
 import { limits, VOICE_PROVIDERS, SHARING_TYPES } from '../limits';
 import { messages } from '../messages';
+import { cleanName, hasVisibleText } from '../text/visible';
 import { optionalText } from './common';
 
+// Saved without bidi overrides and isolates (they could show "Albert \u202Enietsnie" as "Albert
+// einstein"); required means something shows, not only that something was typed (../text/visible.ts).
 const name = z
   .string({ error: messages.personality.nameRequired })
-  .transform((v) => v.trim())
+  .transform(cleanName)
   .pipe(
     z
       .string()
       .min(1, messages.personality.nameRequired)
-      .max(limits.personalityNameMax, `Name must be at most ${limits.personalityNameMax} characters`),
+      .max(limits.personalityNameMax, `Name must be at most ${limits.personalityNameMax} characters`)
+      .refine(hasVisibleText, messages.personality.nameRequired),
   );
 
 const voiceFields = {

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { limits, SHARING_TYPES } from '../limits';
 import { messages } from '../messages';
+import { hasVisibleText, isBlank } from '../text/visible';
 
 export const PUBLIC_REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type PublicRequestStatus = (typeof PUBLIC_REQUEST_STATUSES)[number];
@@ -34,7 +35,13 @@ export const addShareSchema = z.strictObject({
   email: z
     .string({ error: messages.sharing.emailRequired })
     .transform((v) => v.trim())
-    .pipe(z.string().min(1, messages.sharing.emailRequired).max(limits.emailMax, messages.sharing.userNotFound)),
+    .pipe(
+      z
+        .string()
+        .min(1, messages.sharing.emailRequired)
+        .max(limits.emailMax, messages.sharing.userNotFound)
+        .refine(hasVisibleText, messages.sharing.emailRequired),
+    ),
 });
 export type AddShareInput = z.input<typeof addShareSchema>;
 /** The new share, and the level afterwards (adding to a private personality makes it shared). */
@@ -57,7 +64,7 @@ export const createPublicRequestSchema = z.strictObject({
   message: z
     .string()
     .max(limits.requestMessageMax, `Message must be at most ${limits.requestMessageMax} characters`)
-    .transform((v) => (v.trim() === '' ? null : v.trim()))
+    .transform((v) => (isBlank(v) ? null : v.trim()))
     .nullable()
     .optional(),
 });

@@ -88,6 +88,7 @@ describe('parseCard', () => {
     ['a wrong spec', json({ spec: 'chara_card_v1', data: { name: 'X' } }), 'its spec is "chara_card_v1", not chara_card_v2 or chara_card_v3'],
     ['an object with neither a spec nor V1 fields', json({ title: 'X' }), 'it has neither a chara_card_v2 or chara_card_v3 spec nor the fields of a V1 card (name, description, first_mes...)'],
     ['a blank name', json(cardObject({ name: '   ' })), 'its name is blank'],
+    ['a name of invisible characters only', json(cardObject({ name: '\u200B\u200D\u202E' })), 'its name is blank'],
     ['a name that is not text', json({ spec: 'chara_card_v2', data: { name: { toString: 1 } } }), 'its "name" is not text'],
     ['no data object', json({ spec: 'chara_card_v2', data: [] }), 'it has no "data" object'],
     ['a JSON array', Buffer.from('[1,2]'), 'it is neither a PNG image nor a JSON card'],
@@ -97,6 +98,10 @@ describe('parseCard', () => {
     ['lorebook entries that are not a list', json({ spec: 'chara_card_v2', data: { name: 'X', character_book: { entries: {} } } }), 'its character_book has no entries list'],
   ])('refuses %s', (_label, bytes, expected) => {
     expect(reason(bytes)).toBe(expected);
+  });
+
+  it('saves a name without bidirectional overrides, which could show it reversed', () => {
+    expect(parseCard(json(cardObject({ name: 'Albert \u202Enietsnie' }))).name).toBe('Albert nietsnie');
   });
 
   it('refuses non-UTF-8 card data inside a PNG', () => {

@@ -10,6 +10,7 @@ import { splitDescription } from './card-description';
 import { knowledgeEntries } from './card-lorebook';
 import { sectionsToInstructions, type CardSections } from './card-sections';
 import { readExtras } from './card-extras';
+import { cleanName, isBlank } from '../../../shared/text/visible';
 
 export const CARD_MAX_BYTES = limits.characterCardMaxBytes;
 /** Deeper JSON than this is refused before it is parsed (a real card nests about 5 levels). */
@@ -135,8 +136,9 @@ function fromJsonText(text: string, image: Buffer | null): ParsedCard {
   }
   if (!isObject(root)) throw new CardError('its JSON is not an object');
   const { spec, data } = cardData(root);
-  const name = field(data, 'name').trim();
-  if (!name) throw new CardError('its name is blank');
+  // Saved like a typed name: no bidi overrides (a reversed, spoofed name), and blank means nothing shows.
+  const name = cleanName(field(data, 'name'));
+  if (isBlank(name)) throw new CardError('its name is blank');
   if (name.length > limits.personalityNameMax) throw new CardTooLongError(`its name is longer than ${limits.personalityNameMax} characters`);
   // {{char}}, {{user}} and friends are filled in once, here, in every text (card-placeholders.ts).
   const cardText = (key: string) => fillPlaceholders(field(data, key), name).trim();

@@ -132,12 +132,14 @@ describe('chat with the offline responder', () => {
   it('refuses an empty or blank message, for sending and for previewing', async () => {
     const owner = await server.user();
     const id = await createPersonality(owner, 'Ada Lovelace');
-    for (const message of ['', '   \n\t ']) {
+    // Invisible characters alone are blank too (String.trim() keeps them): nothing to send or preview.
+    for (const message of ['', '   \n\t ', '\u200B', '\u200D\u200F', ' \uFEFF\u0301 ']) {
       const sent = await chat(owner, id, { message });
       expect(sent.status).toBe(400);
       expect(sent.body.error.message).toBe('Please enter a message');
       const previewed = await owner.post(`/api/personalities/${id}/chat/preview`, { message });
       expect(previewed.status).toBe(400);
+      expect(previewed.body.error.message).toBe('Please enter a message');
     }
     expect((await chat(owner, id, {})).status).toBe(400);
     expect((await owner.get(`/api/personalities/${id}/conversations`)).body.conversations).toEqual([]);
@@ -195,6 +197,14 @@ describe('chat with the offline responder', () => {
     expect(renamed.status).toBe(200);
     expect(renamed.body.conversation.title).toBe('Engines');
     expect((await owner.patch(`/api/conversations/${conversationId}`, { title: ' ' })).status).toBe(400);
+    for (const title of ['\u200B', '\u200F\u200D', '\u0301']) {
+      const invisible = await owner.patch(`/api/conversations/${conversationId}`, { title });
+      expect(invisible.status).toBe(400);
+      expect(invisible.body.error.message).toBe('Please enter a title');
+      const created = await owner.post(`/api/personalities/${id}/conversations`, { title });
+      expect(created.status).toBe(400);
+    }
+    expect((await owner.get(`/api/conversations/${conversationId}`)).body.conversation.title).toBe('Engines');
     expect((await owner.delete(`/api/conversations/${conversationId}`)).status).toBe(200);
     expect((await owner.get(`/api/conversations/${conversationId}`)).status).toBe(404);
   });

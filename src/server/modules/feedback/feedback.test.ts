@@ -66,6 +66,8 @@ describe('POST /api/feedback', () => {
     ['missing', {}],
     ['empty', { feedback: '' }],
     ['blank', { feedback: '  \n\t ' }],
+    ['zero-width space', { feedback: '\u200B' }],
+    ['invisible characters', { feedback: ' \u200D\u200F\uFEFF\u0301 ' }],
   ])('refuses %s feedback with the spec message', async (_label, body) => {
     const res = await server.client().post('/api/feedback', body);
     expect(res.status).toBe(400);

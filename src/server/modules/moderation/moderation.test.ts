@@ -291,6 +291,17 @@ describe('reports and review', () => {
     expect((await flagFor('Rita reports this reply')).reporter).toBe('Reporting Rita');
   });
 
+  it('refuses a report of invisible characters only, like an empty one, and files no flag', async () => {
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Reported Ada');
+    for (const content of ['', '   ', '\u200B', '\u200D\u200F\uFEFF', '\u0301']) {
+      const res = await owner.post(`/api/personalities/${id}/reports`, { content });
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toBe('Nothing to report');
+    }
+    expect((await pendingFlags()).filter((f) => f.personalityId === id)).toEqual([]);
+  });
+
   it("a report keeps the reply the personality gave: by its token or its saved id; typed words are marked unverified", async () => {
     fake.set({ mode: 'reply', reply: 'Gravity is a curvature of spacetime, dear visitor.', delayMs: 0 });
     const owner = await server.user();

@@ -25,6 +25,13 @@ describe('personality names', () => {
     ['empty', { name: '' }],
     ['blank', { name: '   \t ' }],
     ['null', { name: null }],
+    // Nothing that shows is no name (String.trim() keeps these): no card with an empty title.
+    ['zero-width space', { name: '\u200B' }],
+    ['zero-width joiner', { name: '\u200D' }],
+    ['right-to-left mark', { name: '\u200F' }],
+    ['lone combining accent', { name: '\u0301' }],
+    ['BOM, soft hyphen and spaces', { name: ' \uFEFF\u00AD ' }],
+    ['right-to-left override only', { name: '\u202E' }],
   ])('refuses a %s name with the spec message', async (_label, body) => {
     const res = await create(body);
     expect(res.status).toBe(400);
@@ -46,6 +53,34 @@ describe('personality names', () => {
     const blank = await owner.patch(`/api/personalities/${id}`, { name: '  ' });
     expect(blank.status).toBe(400);
     expect((await owner.get(`/api/personalities/${id}`)).body.personality.name).toBe('Grace Hopper');
+  });
+
+  it('refuses a rename to invisible characters only without changing anything', async () => {
+    const id = (await create({ name: 'Ada Lovelace' })).body.personality.id;
+    for (const name of ['\u200B', '\u200D\u200F', '\u0301']) {
+      const res = await owner.patch(`/api/personalities/${id}`, { name });
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toBe(messages.personality.nameRequired);
+    }
+    expect((await owner.get(`/api/personalities/${id}`)).body.personality.name).toBe('Ada Lovelace');
+  });
+
+  it('saves a name without bidi overrides and isolates, so it cannot show reversed', async () => {
+    const created = await create({ name: 'Albert \u202Enietsnie' });
+    expect(created.status).toBe(201);
+    expect(created.body.personality.name).toBe('Albert nietsnie');
+    const id = created.body.personality.id;
+    const renamed = await owner.patch(`/api/personalities/${id}`, { name: '\u2067Marie\u2069 \u202DCurie\u202C' });
+    expect(renamed.status).toBe(200);
+    expect((await owner.get(`/api/personalities/${id}`)).body.personality.name).toBe('Marie Curie');
+  });
+
+  it('keeps names written with joiners and accents exactly as typed', async () => {
+    for (const name of ['👩‍👩‍👧 Family', 'می\u200Cخواهم', 'Zoë', 'Jose\u0301', '\u200Fשלום']) {
+      const res = await create({ name });
+      expect(res.status).toBe(201);
+      expect(res.body.personality.name).toBe(name);
+    }
   });
 
   it('refuses huge descriptions and behavior instructions', async () => {
@@ -124,6 +159,12 @@ describe('text is stored as text', () => {
     const cleared = await owner.patch(`/api/personalities/${res.body.personality.id}`, { description: '   ' });
     expect(cleared.status).toBe(200);
     expect(cleared.body.personality.description).toBeNull();
+  });
+
+  it('clears optional fields of invisible characters only: a zero-width agent id is no agent id', async () => {
+    const res = await create({ name: 'D', voiceProvider: 'elevenlabs', agentId: '\u200B', description: '\u200D\u200F' });
+    expect(res.status).toBe(201);
+    expect(res.body.personality).toMatchObject({ agentId: null, description: null });
   });
 });
 

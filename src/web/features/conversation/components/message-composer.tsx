@@ -8,6 +8,7 @@ import { limits } from '../../../../shared/limits';
 import { Button } from '../../../components/ui/button';
 import { Textarea } from '../../../components/ui/textarea';
 import { messages as texts } from '../../../../shared/messages';
+import { isBlank } from '../../../../shared/text/visible';
 
 /** The counter shows from this share of the limit on. */
 const COUNT_FROM = 0.9;
@@ -29,7 +30,8 @@ export const MessageComposer = forwardRef<HTMLTextAreaElement, Props>(function M
   ref,
 ) {
   const max = limits.chatMessageMax;
-  const blank = value.trim() === '';
+  // Blank is what a person sees: zero-width or direction characters alone are no message.
+  const blank = isBlank(value);
   const tooLong = value.length > max;
   const canSend = !blank && !tooLong && !streaming && !previewing && !disabled;
   const showCount = value.length >= max * COUNT_FROM;

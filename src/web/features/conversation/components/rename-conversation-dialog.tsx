@@ -4,6 +4,7 @@ import { toast } from 'sonner';
 import { PencilIcon } from 'lucide-react';
 import { limits } from '../../../../shared/limits';
 import { messages as texts } from '../../../../shared/messages';
+import { isBlank } from '../../../../shared/text/visible';
 import { errorMessage } from '../../../lib/api-client';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
@@ -42,7 +43,7 @@ export function RenameConversationDialog({ personalityId, conversation }: Props)
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     if (!conversation) return;
-    if (!title.trim()) {
+    if (isBlank(title)) {
       setError(texts.chat.titleRequired);
       return;
     }

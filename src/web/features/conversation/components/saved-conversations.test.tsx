@@ -85,6 +85,11 @@ describe('saved conversations (signed in)', () => {
     await user.type(title, '   {Enter}');
     expect(dialog.getByRole('alert')).toHaveTextContent('Please enter a title');
     expect(api.callsTo('PATCH', `/api/conversations/${saved.id}`)).toHaveLength(0);
+    // Invisible characters only are no title either.
+    await user.clear(title);
+    await user.type(title, '\u200B\u200F{Enter}');
+    expect(dialog.getByRole('alert')).toHaveTextContent('Please enter a title');
+    expect(api.callsTo('PATCH', `/api/conversations/${saved.id}`)).toHaveLength(0);
     await user.clear(title);
     await user.type(title, '  Looms and engines {Enter}');
     expect(await screen.findByText('Conversation renamed')).toBeInTheDocument();

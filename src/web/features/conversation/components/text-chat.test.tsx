@@ -87,6 +87,23 @@ describe('message box', () => {
     expect(previewButton()).toBeEnabled();
   });
 
+  it('can neither send nor preview a message of invisible characters only; an emoji is a message', async () => {
+    const { api, user, box } = await openChat();
+    for (const invisible of ['\u200B', '\u200D\u200F\uFEFF', ' \u0301 ']) {
+      await user.clear(box);
+      await user.type(box, invisible);
+      expect(sendButton()).toBeDisabled();
+      expect(previewButton()).toBeDisabled();
+      await user.type(box, '{Enter}');
+    }
+    expect(api.chatCalls()).toHaveLength(0);
+    expect(api.callsTo('POST', `${api.base}/chat/preview`)).toHaveLength(0);
+    await user.clear(box);
+    await user.type(box, '👩‍👩‍👧');
+    expect(sendButton()).toBeEnabled();
+    expect(previewButton()).toBeEnabled();
+  });
+
   it('Shift+Enter adds a line; Enter sends the trimmed message and empties the box', async () => {
     const { api, user, box } = await openChat();
     await user.type(box, '  Hello{Shift>}{Enter}{/Shift}world  ');

@@ -226,4 +226,18 @@ describe('recording widget', () => {
     expect(await screen.findByText(messages.documents.titleRequired)).toBeInTheDocument();
     expect(screen.getAllByText(messages.documents.titleRequiredHint)).toHaveLength(1);
   });
+
+  it('"Title Required" for a title of invisible characters only, as for a blank one', async () => {
+    const { widget, user } = setup();
+    await user.click(widget.getByRole('button', { name: 'Start Recording' }));
+    await user.click(await widget.findByRole('button', { name: 'Stop Recording' }));
+    await widget.findByRole('button', { name: 'Play recording' });
+    const title = widget.getByLabelText('Recording title');
+    await user.type(title, '\u200B\u200D \u0301');
+    await user.click(widget.getByRole('button', { name: 'Upload Recording' }));
+    expect(await widget.findByRole('alert')).toHaveTextContent(messages.documents.titleRequiredHint);
+    expect(title).toHaveAttribute('aria-invalid', 'true');
+    expect(await screen.findByText(messages.documents.titleRequired)).toBeInTheDocument();
+    expect(FakeXhr.requests).toHaveLength(0);
+  });
 });

@@ -5,6 +5,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { CircleIcon, LoaderCircleIcon, MicIcon, PauseIcon, PlayIcon, SquareIcon, Trash2Icon, UploadIcon } from 'lucide-react';
 import { messages } from '../../../../shared/messages';
+import { isBlank } from '../../../../shared/text/visible';
 import { errorMessage } from '../../../lib/api-client';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
@@ -112,7 +113,8 @@ export function RecordingWidget({ personalityId }: { personalityId: string }) {
       return;
     }
     const name = title.trim();
-    if (!name) {
+    // "Title Required": a title of zero-width or direction characters is no title.
+    if (isBlank(name)) {
       setError(messages.documents.titleRequiredHint);
       setErrorField('title');
       titleInput.current?.focus();

@@ -45,6 +45,16 @@ describe('feedback dialog', () => {
     expect(api.callsTo('POST', '/api/feedback')).toHaveLength(0);
   });
 
+  it('refuses text of invisible characters only (zero-width, direction marks, a lone accent) like blank text', async () => {
+    const api = fakeApi();
+    const { user } = await openDialog();
+    await user.type(textBox(), '\u200B\u200D\u200F\u0301');
+    await user.click(submitButton());
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please provide some feedback');
+    expect(textBox()).toHaveAttribute('aria-invalid', 'true');
+    expect(api.callsTo('POST', '/api/feedback')).toHaveLength(0);
+  });
+
   it('posts category, rating, trimmed text and the page URL; reads "Submitting..." while sending', async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));

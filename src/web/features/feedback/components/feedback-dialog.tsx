@@ -16,6 +16,7 @@ import { RadioGroup, RadioGroupItem } from '../../../components/ui/radio-group';
 import { Textarea } from '../../../components/ui/textarea';
 import { FEEDBACK_CATEGORIES, limits, type FeedbackCategory } from '../../../../shared/limits';
 import { messages } from '../../../../shared/messages';
+import { isBlank } from '../../../../shared/text/visible';
 import { useSubmitFeedback } from '../api/submit-feedback';
 import { RatingInput } from './rating-input';
 
@@ -31,7 +32,7 @@ export function FeedbackDialog({ trigger }: { trigger: ReactElement }) {
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    if (!draft.feedback.trim()) {
+    if (isBlank(draft.feedback)) {
       setProblem(messages.feedback.empty);
       return;
     }

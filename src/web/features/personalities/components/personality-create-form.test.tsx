@@ -36,6 +36,28 @@ describe('create personality form', () => {
     expect(posts(api.calls)).toHaveLength(0);
   });
 
+  it('treats a name of invisible characters only as no name; a name of emoji joined by ZWJ is a name', async () => {
+    const api = stubApi({ viewer: ada });
+    const { user, form } = await openCreateForm();
+    const name = within(form).getByLabelText('Name');
+    for (const invisible of ['\u200B', '\u200D\u200F', '\u0301']) {
+      await user.clear(name);
+      await user.type(name, invisible);
+      await user.click(within(form).getByRole('button', { name: 'Create Personality' }));
+      expect(await within(form).findByRole('alert')).toHaveTextContent('Please enter a name for the personality');
+      expect(name).toHaveFocus();
+    }
+    expect(posts(api.calls)).toHaveLength(0);
+    await user.clear(name);
+    await user.type(name, '👩‍👩‍👧');
+    // A visible name clears the message as soon as it is typed.
+    expect(within(form).queryByRole('alert')).toBeNull();
+    await user.click(within(form).getByRole('button', { name: 'Create Personality' }));
+    expect(await screen.findByText('Personality created successfully')).toBeInTheDocument();
+    expect(posts(api.calls)).toHaveLength(1);
+    expect((posts(api.calls)[0].body as { name: string }).name).toBe('👩‍👩‍👧');
+  });
+
   it('starts on the default voice with neither voice-specific field', async () => {
     stubApi({ viewer: ada });
     const { form } = await openCreateForm();

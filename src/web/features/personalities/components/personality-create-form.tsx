@@ -4,6 +4,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { LoaderCircleIcon, SparklesIcon } from 'lucide-react';
 import { messages } from '../../../../shared/messages';
+import { hasVisibleText, isBlank } from '../../../../shared/text/visible';
 import { ApiError } from '../../../lib/api-client';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
@@ -23,13 +24,14 @@ export function PersonalityCreateForm({ onDone }: Props) {
   const create = useCreatePersonality();
 
   const onChange = (next: PersonalityFormValues) => {
-    if (nameError && next.name.trim()) setNameError(null);
+    if (nameError && hasVisibleText(next.name)) setNameError(null);
     setValues(next);
   };
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!values.name.trim()) {
+    // Required means something shows: a name of zero-width or direction characters is no name.
+    if (isBlank(values.name)) {
       setNameError(messages.personality.nameRequired);
       document.getElementById(`${idPrefix}-name`)?.focus();
       return;

@@ -10,6 +10,30 @@ import { ada, makePersonality, renderWithApp, stubApi } from '../test-support/pe
 
 afterEach(() => vi.unstubAllGlobals());
 
+describe('a blank name is not saved', () => {
+  it('ignores a save whose name is only invisible characters (as a blank one), and saves a visible one', async () => {
+    const p = makePersonality({ name: 'Quiet One' });
+    const api = stubApi({ viewer: ada, personalities: [p] });
+    renderWithApp(<PersonalitiesDashboard renderConversation={() => null} onOpenDocuments={vi.fn()} />);
+    const user = userEvent.setup();
+    await user.click(within(await screen.findByRole('article', { name: 'Quiet One' })).getByRole('button', { name: 'Edit Quiet One' }));
+    const form = screen.getByRole('form', { name: 'Edit Quiet One' });
+    const name = within(form).getByLabelText('Name');
+    for (const invisible of ['   ', '\u200B', '\u200F\u200D', '\u0301']) {
+      await user.clear(name);
+      await user.type(name, invisible);
+      await user.click(within(form).getByRole('button', { name: 'Save' }));
+    }
+    expect(api.calls.filter((c) => c.method === 'PATCH')).toHaveLength(0);
+    expect(screen.getByRole('form', { name: 'Edit Quiet One' })).toBeInTheDocument();
+    await user.clear(name);
+    await user.type(name, 'می\u200Cخواهم');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(messages.personality.updated)).toBeInTheDocument();
+    expect(api.calls.filter((c) => c.method === 'PATCH')[0]!.body).toMatchObject({ name: 'می\u200Cخواهم' });
+  });
+});
+
 describe('editing a personality another tab edits too', () => {
   it("keeps the other tab's change and this form's edit", async () => {
     const p = makePersonality({ name: 'Twin Tabs', description: 'Original description', updatedAt: '2026-11-27T10:00:00.000Z' });

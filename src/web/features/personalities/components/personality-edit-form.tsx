@@ -4,6 +4,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { LoaderCircleIcon } from 'lucide-react';
 import { messages } from '../../../../shared/messages';
+import { isBlank } from '../../../../shared/text/visible';
 import type { Personality } from '../../../../shared/schemas/personality';
 import { ApiError } from '../../../lib/api-client';
 import { Button } from '../../../components/ui/button';
@@ -34,7 +35,7 @@ export function PersonalityEditForm({ personality, onDone }: Props) {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!values.name.trim()) return;
+    if (isBlank(values.name)) return;
     update.mutate(
       { id: personality.id, changes: toUpdateBody(values, baseline.values, baseline.updatedAt) },
       {
