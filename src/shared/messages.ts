@@ -136,6 +136,8 @@ export const messages = {
     orderSaved: 'Personality order updated successfully',
     orderFailed: 'Failed to save personality order',
     adminOnly: 'Only administrators can do that',
+    /** An open dashboard whose admin role was removed meanwhile (its next call was refused). */
+    roleRemoved: 'Your administrator role was removed, so the dashboard was closed.',
     notPublic: 'This personality is not public',
     unknownCreator: 'Unknown',
     orderNotPublic: 'Some personalities in the order are unknown or not public; nothing was saved',

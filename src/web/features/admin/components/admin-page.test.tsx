@@ -49,6 +49,25 @@ describe('/admin guard', () => {
     expect(app.location()).toBe('/admin');
   });
 
+  it('sends a former admin to / with a word on why once the server refuses them (the role was removed while open)', async () => {
+    const api = fakeApi({
+      user: ada,
+      isAdmin: true,
+      override: (call) =>
+        call.path.startsWith('/api/admin') && !api.state.isAdmin ? { status: 403, body: { error: { code: 'FORBIDDEN', message: 'Only administrators can do that' } } } : undefined,
+    });
+    const app = openAdmin();
+    expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeInTheDocument();
+    // Removed elsewhere; the dashboard's next call (the monitoring refresh, a tab, an action) is refused.
+    api.state.isAdmin = false;
+    await act(async () => {
+      await app.queryClient.refetchQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('admin') || JSON.stringify(q.queryKey).includes('admin') });
+    });
+    await waitFor(() => expect(app.location()).toBe('/'));
+    expect(await screen.findByText('Your administrator role was removed, so the dashboard was closed.')).toBeInTheDocument();
+    expect(screen.queryByText('Admin Dashboard')).toBeNull();
+  });
+
   it('shows admins the title, subtitle, "Back to Main" and the dashboard container', async () => {
     fakeApi({ user: ada, isAdmin: true });
     const app = openAdmin();
