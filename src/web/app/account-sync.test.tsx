@@ -79,6 +79,18 @@ describe('another tab changes the account', () => {
     expect(cached.join()).not.toContain('Ada Secret Notes');
   });
 
+  it('an account deleted in another tab is said so (not "signed out"), with no Sign In offered', async () => {
+    const { api } = await adaTabWithFormOpen();
+    switchAccount(api, null, []);
+    const channel = new BroadcastChannel(authChannelName);
+    channel.postMessage({ from: 'another-tab', reason: 'deleted' });
+    channel.close();
+    expect(await screen.findByText('Your account was deleted in another tab.')).toBeInTheDocument();
+    expect(screen.queryByText('You were signed out in another tab.')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Sign In' })).toBeNull();
+    await waitFor(() => expect(screen.queryByText('Ada Secret Notes')).toBeNull());
+  });
+
   it('looks again when the tab becomes visible', async () => {
     const { api } = await adaTabWithFormOpen();
     switchAccount(api, bob, ['Bob Notes']);

@@ -14,20 +14,24 @@ const thisTab = Math.random().toString(36).slice(2);
 /** undefined: no change of account expected from this tab's own sign-in, sign-up or sign-out. */
 let expectedAccount: string | null | undefined;
 
+/** Why another tab's account changed, when it is more than a sign-in or sign-out. */
+export type AccountChangeReason = 'deleted';
+
 /**
  * This tab signed in (as `userId`) or out (`null`): tell the other tabs to re-read who is signed
  * in, and remember that the coming change of account here is this tab's own doing, not news.
+ * `reason` 'deleted': the account itself is gone (the other tabs say so, not "signed out").
  */
-export function announceAccountChange(userId: string | null): void {
+export function announceAccountChange(userId: string | null, reason?: AccountChangeReason): void {
   expectedAccount = userId;
   if (typeof BroadcastChannel !== 'undefined') {
     const channel = new BroadcastChannel(authChannelName);
-    channel.postMessage({ from: thisTab });
+    channel.postMessage({ from: thisTab, ...(reason ? { reason } : {}) });
     channel.close();
     return;
   }
   try {
-    localStorage.setItem(authStorageKey, `${thisTab}:${Date.now()}`);
+    localStorage.setItem(authStorageKey, `${thisTab}:${Date.now()}${reason ? `:${reason}` : ''}`);
   } catch {
     // Storage disabled: the other tabs still catch up when they become visible or get a 401.
   }
@@ -40,17 +44,18 @@ export function isOwnAccountChange(userId: string | null): boolean {
   return true;
 }
 
-/** Calls `listener` whenever another tab signs in or out. Returns the unsubscribe. */
-export function onAccountChangeElsewhere(listener: () => void): () => void {
+/** Calls `listener` whenever another tab signs in or out (with its reason, if any). Returns the unsubscribe. */
+export function onAccountChangeElsewhere(listener: (reason?: AccountChangeReason) => void): () => void {
+  const known = (value: unknown): AccountChangeReason | undefined => (value === 'deleted' ? value : undefined);
   if (typeof BroadcastChannel !== 'undefined') {
     const channel = new BroadcastChannel(authChannelName);
-    channel.onmessage = (event: MessageEvent<{ from?: string } | null>) => {
-      if (event.data?.from !== thisTab) listener();
+    channel.onmessage = (event: MessageEvent<{ from?: string; reason?: unknown } | null>) => {
+      if (event.data?.from !== thisTab) listener(known(event.data?.reason));
     };
     return () => channel.close();
   }
   const onStorage = (event: StorageEvent) => {
-    if (event.key === authStorageKey) listener();
+    if (event.key === authStorageKey) listener(known(event.newValue?.split(':')[2]));
   };
   window.addEventListener('storage', onStorage);
   return () => window.removeEventListener('storage', onStorage);

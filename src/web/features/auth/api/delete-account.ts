@@ -24,7 +24,7 @@ export function useDeleteAccount() {
   return useMutation({
     mutationFn: deleteAccount,
     onSuccess: () => {
-      announceAccountChange(null);
+      announceAccountChange(null, 'deleted');
       queryClient.clear();
       queryClient.setQueryData(authKeys.me(), { user: null, isAdmin: false });
       toast.success(messages.auth.accountDeleted);

@@ -13,6 +13,7 @@ import { authKeys, meQueryOptions } from '../api/get-me';
 export const accountSyncMessages = {
   signedInElsewhere: (email: string) => `You signed in as ${email} in another tab.`,
   signedOutElsewhere: 'You were signed out in another tab.',
+  accountDeletedElsewhere: 'Your account was deleted in another tab.',
   sessionEnded: 'You were signed out. Sign in again to continue.',
 };
 
@@ -23,20 +24,23 @@ function userOf(data: unknown): ShownUser | undefined {
   return (data as { user?: ShownUser }).user ?? null;
 }
 
-/** What made this tab look again: another tab's announcement, or anything else. */
-type Cause = 'other-tab' | 'session-check';
+/** What made this tab look again: another tab's announcement (a deletion, said so), or anything else. */
+type Cause = 'other-tab' | 'account-deleted' | 'session-check';
 
 function tellPerson(now: ShownUser, cause: Cause, signIn: () => void) {
   const message = now
     ? accountSyncMessages.signedInElsewhere(now.email)
-    : cause === 'other-tab'
-      ? accountSyncMessages.signedOutElsewhere
-      : accountSyncMessages.sessionEnded;
+    : cause === 'account-deleted'
+      ? accountSyncMessages.accountDeletedElsewhere
+      : cause === 'other-tab'
+        ? accountSyncMessages.signedOutElsewhere
+        : accountSyncMessages.sessionEnded;
   // One id: a burst of failing requests, or two signals for one change, shows a single toast.
   toast(message, {
     id: 'account-changed',
     duration: 10_000,
-    action: now ? undefined : { label: 'Sign In', onClick: signIn },
+    // No account to sign in to after a deletion.
+    action: now || cause === 'account-deleted' ? undefined : { label: 'Sign In', onClick: signIn },
   });
 }
 
@@ -86,7 +90,7 @@ export function useAccountSync(): number {
       cause = 'session-check';
     });
 
-    const stopListeningToTabs = onAccountChangeElsewhere(() => recheck('other-tab'));
+    const stopListeningToTabs = onAccountChangeElsewhere((reason) => recheck(reason === 'deleted' ? 'account-deleted' : 'other-tab'));
     // A 401 while anonymous is just a refusal; while signed in it may mean the session ended.
     const stopListeningTo401 = onSessionEnded(() => {
       if (shown) recheck('session-check');
