@@ -161,6 +161,7 @@ export function ChatPanel({
             send={session.send}
             stopReply={session.stop}
             appendLine={session.append}
+            withholdLine={session.withholdLine}
             adoptConversation={session.adoptConversation}
             currentConversationId={session.currentConversationId}
             chatContext={session.chatContext}

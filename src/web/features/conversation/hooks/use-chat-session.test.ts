@@ -115,3 +115,20 @@ describe('useChatSession context for the next message, right after a send', () =
     expect(context).toEqual({ conversationId: 'c-new', conversationHistory: undefined });
   });
 });
+
+describe('useChatSession lines of an agent call', () => {
+  it('shows a line moderation withheld as the notice in its place, and never sends it back as history', () => {
+    const { result } = renderHook(() => useChatSession({ personalityId: 'p1', signedIn: false, initialMessages: [], initialConversationId: null }));
+    let asked = '';
+    act(() => {
+      asked = result.current.append('user', 'A severe line');
+      result.current.append('personality', 'A calm answer');
+    });
+    act(() => result.current.withholdLine(asked, 'That was withheld.'));
+    expect(result.current.messages.map((m) => [m.sender, m.kind, m.content])).toEqual([
+      ['user', 'fallback', 'That was withheld.'],
+      ['personality', 'message', 'A calm answer'],
+    ]);
+    expect(result.current.chatContext().conversationHistory).toEqual([{ role: 'assistant', content: 'A calm answer' }]);
+  });
+});

@@ -239,8 +239,8 @@ export function useChatSession(options: ChatSessionOptions) {
 
   const stop = useCallback(() => (stopRef.current ? stopRef.current() : abortRef.current?.abort()), []);
 
-  /** A finished line said elsewhere (an open-mic agent call): shown in the log as it is. */
-  const append = useCallback((sender: 'user' | 'personality', content: string) => {
+  /** A finished line said elsewhere (an open-mic agent call): shown in the log as it is. Returns its id in the log. */
+  const append = useCallback((sender: 'user' | 'personality', content: string): string => {
     const line: LogMessage = {
       id: localId(sender === 'user' ? 'user' : 'reply'),
       sender,
@@ -250,7 +250,17 @@ export function useChatSession(options: ChatSessionOptions) {
       documentReferences: [],
     };
     changeMessages((all) => [...all, line]);
+    return line.id;
   }, [changeMessages]);
+
+  /**
+   * An appended line moderation withheld (severe content): the server's notice takes its place, as
+   * a fallback, never sent back to the model as history (the saved conversation keeps the same).
+   */
+  const withholdLine = useCallback(
+    (id: string, notice: string) => patch(id, (m) => ({ ...m, content: notice, kind: 'fallback', documentReferences: [] })),
+    [patch],
+  );
 
   /** The server saved lines of this conversation under `id` (the first line of a call starts one). */
   const adoptConversation = useCallback((id: string) => {
@@ -268,5 +278,5 @@ export function useChatSession(options: ChatSessionOptions) {
     return { conversationId: current ?? undefined, conversationHistory: opts.signedIn ? undefined : historyFrom(log) };
   }, []);
 
-  return { messages, conversationId, streaming, send, stop, append, adoptConversation, currentConversationId, chatContext };
+  return { messages, conversationId, streaming, send, stop, append, withholdLine, adoptConversation, currentConversationId, chatContext };
 }

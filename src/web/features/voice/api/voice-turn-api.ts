@@ -4,7 +4,7 @@
 // as ApiError; a connection that fails or is lost before the transcript as NETWORK, with the
 // spec's network error: the call drops with it); the rest is read with `read`. Aborting `signal`
 // cancels the turn on the server too (the model call and the speech in flight).
-import { ApiError } from '../../../lib/api-client';
+import { ApiError, watchAnswer } from '../../../lib/api-client';
 import { messages } from '../../../../shared/messages';
 import type { HistoryItem } from '../../../../shared/schemas/conversations';
 import { createTurnStreamParser, type VoiceTurnEvent } from '../../../../shared/voice-turn-stream';
@@ -35,12 +35,16 @@ export async function startVoiceTurn(personalityId: string, wav: Uint8Array<Arra
   // The chat's context first: the server knows it before the audio arrives.
   if (context.conversationId || context.conversationHistory?.length || context.turnId) form.append('request', JSON.stringify(context));
   form.append('audio', new Blob([wav], { type: 'audio/wav' }), 'turn.wav');
+  const path = `/api/personalities/${encodeURIComponent(personalityId)}/voice/turn`;
   let res: Response;
   try {
-    res = await fetch(`/api/personalities/${encodeURIComponent(personalityId)}/voice/turn`, { method: 'POST', credentials: 'same-origin', body: form, signal });
+    res = await fetch(path, { method: 'POST', credentials: 'same-origin', body: form, signal });
   } catch (err) {
     throw networkFailure(err, signal);
   }
+  // As for every other call: a 401 tells the app the session may have ended, a 404 that the
+  // personality is gone (its conversation gives way to "This personality is not available.").
+  watchAnswer(res.status, path);
   if (!res.ok || !res.body) throw await apiError(res, messages.voice.processRecordingFailed);
   const reader = res.body.getReader();
   const parser = createTurnStreamParser();

@@ -56,7 +56,7 @@ export function OpenMicChat(props: Omit<OpenMicOptions, 'endOfTurnMs'>) {
       {mic.problem && (
         <Alert variant="destructive" role="alert">
           <AlertTriangleIcon aria-hidden />
-          <AlertTitle>{mic.problem.canReconnect ? 'Call dropped' : 'Voice chat could not start'}</AlertTitle>
+          <AlertTitle>{mic.problem.title ?? (mic.problem.canReconnect ? 'Call dropped' : 'Voice chat could not start')}</AlertTitle>
           <AlertDescription className="flex flex-wrap items-center justify-between gap-3">
             <span>{mic.problem.message}</span>
             {mic.problem.canReconnect && (

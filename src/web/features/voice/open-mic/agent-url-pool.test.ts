@@ -1,7 +1,8 @@
 // The pool of pre-opened agent connections (spec: at most 3, the oldest evicted): what is kept,
-// what is fetched again, and that a URL is used once and not after it goes stale.
+// what is fetched again, and that a URL is used once and not after it goes stale: the server checks
+// who may talk with the personality when it issues a URL, so an old one is never used at Start.
 import { describe, expect, it } from 'vitest';
-import { AGENT_URL_TTL_MS, AgentUrlPool } from './agent-url-pool';
+import { AGENT_URL_FRESH_MS, AgentUrlPool } from './agent-url-pool';
 
 function pool() {
   const fetched: string[] = [];
@@ -42,16 +43,34 @@ describe('AgentUrlPool', () => {
     expect(p.ready('u:a')).toBe(false);
   });
 
-  it('does not hand out a URL older than the TTL, and fetches a fresh one when reopened', async () => {
+  it('does not hand out a URL past its freshness, and fetches a fresh one when reopened', async () => {
     const { p, fetched, advance } = pool();
     p.preload('u:a', 'a');
     await settle();
-    advance(AGENT_URL_TTL_MS);
+    advance(AGENT_URL_FRESH_MS);
     expect(p.ready('u:a')).toBe(false);
     p.preload('u:a', 'a');
     expect(fetched).toEqual(['a', 'a']);
-    advance(AGENT_URL_TTL_MS);
+    advance(AGENT_URL_FRESH_MS);
     expect(await p.take('u:a')).toBeUndefined();
+  });
+
+  it('a URL is fresh for 30 seconds: one fetched a minute before Start (the access check as old) is not used', async () => {
+    expect(AGENT_URL_FRESH_MS).toBe(30_000);
+    const { p, advance } = pool();
+    p.preload('u:a', 'a');
+    await settle();
+    advance(29_000);
+    expect(p.ready('u:a')).toBe(true);
+    expect(await p.take('u:a')).toEqual({ signedUrl: 'wss://agents.test/a?n=1', callToken: 'token-1' });
+
+    p.preload('u:a', 'a');
+    await settle();
+    advance(60_000);
+    // Well within ElevenLabs' 15 minutes, but the server's check is a minute old: Start asks again.
+    expect(p.ready('u:a')).toBe(false);
+    expect(await p.take('u:a')).toBeUndefined();
+    expect(p.keys()).toEqual([]);
   });
 
   it('forgets a failed fetch, so Start asks again', async () => {

@@ -1,5 +1,7 @@
 // What both open-mic engines (an ElevenLabs agent, or the product's own hands-free loop) report
 // to the panel (spec section 4: Voice agent session).
+import { ApiError } from '../../../lib/api-client';
+
 export type CallStatus = 'disconnected' | 'connecting' | 'connected' | 'disconnecting';
 export type CallMode = 'listening' | 'speaking';
 
@@ -10,6 +12,22 @@ export interface CallEvents {
   onResponseTime(ms: number): void;
   /** The call ended without the person hanging up (a dropped connection, a failure mid-call). */
   onDropped(message: string): void;
+  /**
+   * The server refused the call's personality or session (see accessLost: 404, 401, 403): it was
+   * deleted, unshared or made private, or the person was signed out. The call ends at once (the
+   * hands-free loop has already stopped; an agent call is closed by the handler): there is nothing
+   * to reconnect to.
+   */
+  onAccessLost(error: ApiError): void;
+}
+
+/**
+ * A refusal that no later request of the call can get past: the personality is not (or no longer)
+ * visible to this person (404), the session ended (401), or the request is not allowed (403). Any
+ * other failure (no speech, a provider's error, a rate limit) is one turn's or one line's.
+ */
+export function accessLost(err: unknown): err is ApiError {
+  return err instanceof ApiError && (err.status === 401 || err.status === 403 || err.status === 404);
 }
 
 export interface ActiveCall {

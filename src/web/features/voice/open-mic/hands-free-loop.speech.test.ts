@@ -112,7 +112,7 @@ function call(startTurn: HandsFreeDeps['startTurn']) {
     send: session.send,
     stopReply: session.stopReply,
     player,
-    events: { onStatus: () => {}, onMode: (m) => modes.push(m), onResponseTime: () => {}, onDropped: () => {} },
+    events: { onStatus: () => {}, onMode: (m) => modes.push(m), onResponseTime: () => {}, onDropped: () => {}, onAccessLost: () => {} },
     onTurnError: () => {},
   });
   return { loop, vad: () => vad, modes, session };

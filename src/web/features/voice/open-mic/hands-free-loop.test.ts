@@ -67,6 +67,7 @@ function setup(overrides: Partial<HandsFreeDeps> = {}) {
   const modes: CallMode[] = [];
   const responseTimes: number[] = [];
   const dropped: string[] = [];
+  const refused: ApiError[] = [];
   const spoken: string[] = [];
   const track = new EventTarget() as EventTarget & { stop(): void };
   track.stop = vi.fn();
@@ -93,13 +94,14 @@ function setup(overrides: Partial<HandsFreeDeps> = {}) {
       onMode: (m) => modes.push(m),
       onResponseTime: (ms) => responseTimes.push(ms),
       onDropped: (m) => dropped.push(m),
+      onAccessLost: (e) => refused.push(e),
     },
     onTurnError: vi.fn(),
     now: () => clock,
     ...overrides,
   };
   const loop = new HandsFreeLoop(deps);
-  return { loop, deps, vad: () => vad, statuses, modes, responseTimes, dropped, spoken, sends, player, track, destroy, endTurn, tick: (ms: number) => (clock += ms) };
+  return { loop, deps, vad: () => vad, statuses, modes, responseTimes, dropped, refused, spoken, sends, player, track, destroy, endTurn, tick: (ms: number) => (clock += ms) };
 }
 
 const speechAudio = new Float32Array(16000).fill(0.1);
@@ -367,6 +369,33 @@ describe('HandsFreeLoop', () => {
     await w.loop.end();
     expect(w.statuses.slice(-2)).toEqual(['disconnecting', 'disconnected']);
     expect(w.dropped).toEqual([]);
+  });
+
+  it.each([
+    [404, 'NOT_FOUND', 'Personality not found'],
+    [401, 'UNAUTHENTICATED', 'Authentication required'],
+    [403, 'FORBIDDEN', 'You do not have permission to do that'],
+  ])('a turn refused with %i (the personality went away, or the session ended) ends the call: the microphone is released, nothing more is sent', async (status, code, message) => {
+    const startTurn = vi.fn().mockRejectedValue(new ApiError(status, code, message));
+    const t = setup({ startTurn });
+    await t.loop.start();
+    t.vad().onSpeechStart();
+    t.vad().onSpeechEnd(speechAudio);
+    await flush();
+    await flush();
+    // Not a turn's error to toast while the call goes on: the call is over, and says why.
+    expect(t.deps.onTurnError).not.toHaveBeenCalled();
+    expect(t.refused.map((e) => [e.status, e.message])).toEqual([[status, message]]);
+    expect(t.dropped).toEqual([]);
+    expect(t.track.stop).toHaveBeenCalled();
+    expect(t.destroy).toHaveBeenCalled();
+    expect(t.statuses.at(-1)).toBe('disconnected');
+    // Whatever the detection still reports is not sent (it would be refused again).
+    t.vad().onSpeechStart();
+    t.vad().onSpeechEnd(speechAudio);
+    await flush();
+    expect(startTurn).toHaveBeenCalledTimes(1);
+    expect(t.refused).toHaveLength(1);
   });
 
   it('voice detection failing mid-call ends the call as dropped, saying why', async () => {

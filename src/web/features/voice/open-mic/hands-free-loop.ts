@@ -20,7 +20,7 @@ import type { SendOptions } from '../../conversation/hooks/use-chat-session';
 import { isChatEvent, isSpeechEvent, type TurnAudioEvent } from '../../../../shared/voice-turn-stream';
 import type { VoiceTurn } from '../api/voice-turn-api';
 import { encodeWav } from '../audio/wav-encoder';
-import { CallEndedWhileConnecting, type ActiveCall, type CallEvents } from './call-types';
+import { accessLost, CallEndedWhileConnecting, type ActiveCall, type CallEvents } from './call-types';
 import type { VadFactory, VadHandle } from './silero-vad';
 import { VAD_SAMPLE_RATE } from './vad-protocol';
 
@@ -46,7 +46,10 @@ export interface HandsFreeDeps {
   stopReply(): void;
   player: { speakTurn(replyId: string, speech: TurnAudioEvent): void; endReply(replyId: string): void; stop(): void };
   events: CallEvents;
-  /** A turn failed (it is dropped; the call goes on). */
+  /**
+   * A turn failed (it is dropped; the call goes on). Not for a refusal of the personality or the
+   * session (404, 401, 403: see accessLost): that ends the call (events.onAccessLost).
+   */
   onTurnError(message: string, kind: 'warning' | 'error'): void;
   /** Barge-in: from the detected start of speech to the reply falling silent, in ms. */
   onBargeIn?(ms: number): void;
@@ -286,6 +289,9 @@ export class HandsFreeLoop {
       // Silence or a cough: nothing to answer, keep listening.
       if (err instanceof ApiError && err.code === 'NO_SPEECH') return;
       if (err instanceof ApiError && err.code === 'NETWORK') return void this.drop(err.message);
+      // The personality went away (deleted, unshared, made private) or the session ended: every
+      // later turn would be refused too, so the microphone is released and the call ends.
+      if (accessLost(err)) return void this.refused(err);
       this.deps.onTurnError(err instanceof ApiError ? err.message : String(err), 'error');
     } finally {
       turn.done = true;
@@ -341,6 +347,12 @@ export class HandsFreeLoop {
     if (this.ended) return;
     await this.teardown();
     this.deps.events.onDropped(message ?? '');
+  }
+
+  private async refused(error: ApiError): Promise<void> {
+    if (this.ended) return;
+    await this.teardown();
+    this.deps.events.onAccessLost(error);
   }
 
   async end(): Promise<void> {

@@ -1,6 +1,6 @@
 // The two server calls of an agent call: a signed URL for the agent's websocket (the API key stays
 // on the server), and each finished line of the call for the saved conversation and the credits.
-import { ApiError } from '../../../lib/api-client';
+import { ApiError, watchAnswer } from '../../../lib/api-client';
 import { messages } from '../../../../shared/messages';
 
 const agentPath = (personalityId: string, what: 'session' | 'transcript') => `/api/personalities/${encodeURIComponent(personalityId)}/voice/agent/${what}`;
@@ -19,6 +19,9 @@ async function postJson<T>(url: string, body: unknown, fallback: string, signal?
     if (signal?.aborted) throw err;
     throw new ApiError(0, 'NETWORK', messages.openMic.networkError);
   }
+  // As for every other call: a 401 tells the app the session may have ended, a 404 that the
+  // personality is gone (its conversation gives way to "This personality is not available.").
+  watchAnswer(res.status, url);
   const parsed = (await res.json().catch(() => null)) as (T & { error?: { code?: string; message?: string } }) | null;
   if (!res.ok) throw new ApiError(res.status, parsed?.error?.code ?? 'UNKNOWN', parsed?.error?.message ?? fallback);
   return parsed as T;
@@ -40,6 +43,9 @@ export interface SavedLine {
   conversationId: string | null;
   saved: boolean;
   creditsExhausted: boolean;
+  /** Moderation judged the line severe: the saved conversation keeps `notice` in its place. */
+  withheld?: boolean;
+  notice?: string;
 }
 
 export function saveAgentLine(

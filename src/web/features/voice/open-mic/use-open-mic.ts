@@ -12,7 +12,7 @@ import { browserHints, microphoneErrorMessage, microphoneSupported } from '../au
 import { useSpeechPlayer } from '../hooks/use-speech-player';
 import { startAgentCall } from './agent-call';
 import { agentUrlPool } from './agent-url-pool';
-import { CallEndedWhileConnecting, type ActiveCall, type CallEvents, type CallMode, type CallStatus } from './call-types';
+import { accessLost, CallEndedWhileConnecting, type ActiveCall, type CallEvents, type CallMode, type CallStatus } from './call-types';
 import { HandsFreeLoop } from './hands-free-loop';
 import { saveAgentLine, requestSignedUrl } from './open-mic-api';
 import { createSileroVad, preloadVad } from './silero-vad';
@@ -26,7 +26,10 @@ export interface OpenMicOptions {
   stopReply(): void;
   /** The conversation's context a turn carries with its audio (saved conversation, or an anonymous visitor's history). */
   chatContext(): TurnContext;
-  appendLine(sender: 'user' | 'personality', content: string): void;
+  /** Returns the line's id in the log, for withholdLine. */
+  appendLine(sender: 'user' | 'personality', content: string): string | void;
+  /** The server withheld a line (severe content): `notice` is shown in its place. */
+  withholdLine?(id: string, notice: string): void;
   adoptConversation(id: string): void;
   currentConversationId(): string | null;
   /** A line of an agent call was saved (the saved-conversation list may change). */
@@ -37,7 +40,12 @@ export interface CallProblem {
   message: string;
   /** A dropped call offers to reconnect; a refusal (no agent id, no microphone) does not. */
   canReconnect: boolean;
+  /** The alert's title when it is neither "Call dropped" nor "Voice chat could not start". */
+  title?: string;
 }
+
+/** A call the server stopped taking (the personality went away, or the session ended). */
+export const CALL_ENDED_TITLE = 'Call ended';
 
 /** Playback gain relative to the listener's volume (spec section 9). */
 const PLAYBACK_GAIN = 0.8;
@@ -129,26 +137,43 @@ export function useOpenMic(options: OpenMicOptions) {
         setProblem({ message: message || messages.openMic.dropped, canReconnect: true });
         readyNextCall();
       },
+      onAccessLost: (error) => {
+        if (!current()) return;
+        void endCall({ message: error.message, canReconnect: false, title: CALL_ENDED_TITLE });
+      },
     };
   };
 
-  /** An agent call's line: into the log now, then (in order) into the saved conversation. */
-  const onAgentLine = (role: 'user' | 'assistant', text: string) => {
-    const opts = latest.current;
-    opts.appendLine(role === 'user' ? 'user' : 'personality', text);
-    lines.current = lines.current.then(async () => {
-      try {
-        const saved = await saveAgentLine(personality.id, { conversationId: opts.currentConversationId(), role, content: text, callToken: agentCallToken.current });
-        if (saved.conversationId) latest.current.adoptConversation(saved.conversationId);
-        if (saved.saved) latest.current.onLineSaved?.();
-        if (saved.creditsExhausted) {
-          toast.error(messages.voice.creditsExhausted);
-          void hangUp();
+  /**
+   * An agent call's lines: each into the log now, then (in order) into the saved conversation. A
+   * line the server refuses for the personality or the session (404, 401, 403) ends the call at
+   * once (`events.onAccessLost`); its later lines are not sent (they would be refused too).
+   */
+  const agentLines = (events: CallEvents) => {
+    let refused = false;
+    return (role: 'user' | 'assistant', text: string) => {
+      const opts = latest.current;
+      const lineId = opts.appendLine(role === 'user' ? 'user' : 'personality', text);
+      lines.current = lines.current.then(async () => {
+        if (refused) return;
+        try {
+          const saved = await saveAgentLine(personality.id, { conversationId: opts.currentConversationId(), role, content: text, callToken: agentCallToken.current });
+          // Heard already, but not kept: the log shows the server's notice instead, as the saved conversation does.
+          if (saved.withheld && saved.notice && lineId) latest.current.withholdLine?.(lineId, saved.notice);
+          if (saved.conversationId) latest.current.adoptConversation(saved.conversationId);
+          if (saved.saved) latest.current.onLineSaved?.();
+          if (saved.creditsExhausted) {
+            toast.error(messages.voice.creditsExhausted);
+            void hangUp();
+          }
+        } catch (err) {
+          if (accessLost(err)) {
+            refused = true;
+            events.onAccessLost(err);
+          } else toast.error(messages.openMic.lineNotSaved);
         }
-      } catch {
-        toast.error(messages.openMic.lineNotSaved);
-      }
-    });
+      });
+    };
   };
 
   const start = async () => {
@@ -165,12 +190,13 @@ export function useOpenMic(options: OpenMicOptions) {
     try {
       if (agentId) {
         setStatus('connecting');
+        // A kept URL only while fresh: an older one is dropped and the server asked (and checks) again.
         const pooled = await agentUrlPool.take(poolKey);
         setPreloadedCall(Boolean(pooled) && wasReady);
         const { signedUrl, callToken } = pooled ?? (await requestSignedUrl(personality.id));
         if (cancel.signal.aborted) throw new CallEndedWhileConnecting();
         agentCallToken.current = callToken;
-        const active = await startAgentCall({ signedUrl, volume: speech.muted ? 0 : speech.volume * PLAYBACK_GAIN, events, onLine: onAgentLine, signal: cancel.signal });
+        const active = await startAgentCall({ signedUrl, volume: speech.muted ? 0 : speech.volume * PLAYBACK_GAIN, events, onLine: agentLines(events), signal: cancel.signal });
         if (cancel.signal.aborted) {
           await active.end().catch(() => {});
           throw new CallEndedWhileConnecting();
@@ -221,13 +247,18 @@ export function useOpenMic(options: OpenMicOptions) {
       loop.current = null;
       setStatus('disconnected');
       setProblem({ message: err instanceof ApiError || err instanceof Error ? err.message : String(err), canReconnect: false });
-      readyNextCall();
+      // Refused for the personality or the session: another connection would be refused too.
+      if (!accessLost(err)) readyNextCall();
     } finally {
       if (starting.current === cancel) starting.current = null;
     }
   };
 
-  const hangUp = useCallback(async () => {
+  /**
+   * Ends the call (End Call; or the server refusing it, with `problem`, which is shown at once). A
+   * call ended for a problem does not ready the next one: the server refused this personality.
+   */
+  const endCall = useCallback(async (problem?: CallProblem) => {
     // From here the ended call's own reports no longer count.
     const generation = ++callGeneration.current;
     const active = call.current;
@@ -236,6 +267,7 @@ export function useOpenMic(options: OpenMicOptions) {
     // Still connecting: the start is given up.
     starting.current?.abort();
     starting.current = null;
+    if (problem) setProblem(problem);
     if (active) {
       setStatus('disconnecting');
       await active.end().catch(() => {});
@@ -247,8 +279,10 @@ export function useOpenMic(options: OpenMicOptions) {
     speech.player.setCallContext(null);
     setStatus('disconnected');
     setMode('listening');
-    readyNextCall();
+    if (!problem) readyNextCall();
   }, [readyNextCall, speech.player]);
+
+  const hangUp = useCallback(() => endCall(), [endCall]);
 
   // Leaving the tab or the conversation hangs up, also a call still connecting.
   useEffect(
