@@ -28,7 +28,9 @@ export const validationHook: Hook<unknown, AppEnv, string, unknown> = (result, c
     const unknownKey = issue?.code === 'unrecognized_keys';
     const message = unknownKey
       ? `Unknown field: ${(issue as { keys?: string[] }).keys?.join(', ')}`
-      : issue?.code === 'invalid_type' && issue.path.length > 0 && !issue.message.startsWith('Please')
+      : // zod's own wording names no field ("Invalid input: expected string..."): say which one;
+        // a message of ours already does.
+        issue?.code === 'invalid_type' && issue.path.length > 0 && issue.message.startsWith('Invalid input')
         ? `${issue.path.join('.')}: ${issue.message}`
         : (issue?.message ?? 'The request is not valid');
     return c.json(errorBody('BAD_REQUEST', message), 400);

@@ -106,7 +106,7 @@ export const startersResponseSchema = z.object({
 const title = z
   .string({ error: messages.chat.titleRequired })
   .transform((v) => v.trim())
-  .pipe(z.string().min(1, messages.chat.titleRequired).max(limits.conversationTitleMax).refine(hasVisibleText, messages.chat.titleRequired));
+  .pipe(z.string().min(1, messages.chat.titleRequired).max(limits.conversationTitleMax, `Title must be at most ${limits.conversationTitleMax} characters`).refine(hasVisibleText, messages.chat.titleRequired));
 
 export const createConversationSchema = z.strictObject({ title: title.optional() });
 export const renameConversationSchema = z.strictObject({ title });

@@ -5,9 +5,12 @@ import { hasVisibleText } from '../text/visible';
 
 const categories = FEEDBACK_CATEGORIES.map((c) => c.value) as [string, ...string[]];
 
+/** One message for every way a rating can be wrong (not a number, a fraction, out of range). */
+const RATING_RANGE = 'Rating must be a whole number from 1 to 5';
+
 export const feedbackSchema = z.strictObject({
   category: z.enum(categories).default('general'),
-  rating: z.number().int().min(1).max(5).nullable().default(null),
+  rating: z.number({ error: RATING_RANGE }).int(RATING_RANGE).min(1, RATING_RANGE).max(5, RATING_RANGE).nullable().default(null),
   feedback: z
     .string({ error: messages.feedback.empty })
     .transform((v) => v.trim())

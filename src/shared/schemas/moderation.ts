@@ -42,14 +42,14 @@ export type ContentFlagList = z.infer<typeof flagListSchema>;
 
 export const reviewFlagSchema = z.object({
   status: z.enum(['approved', 'rejected']),
-  adminNotes: optionalText(2000),
+  adminNotes: optionalText(2000, 'Admin notes'),
 });
 export const flagResponseSchema = z.object({ flag: flagSchema });
 
 export const reportSchema = z.object({
   /** The reported reply's text (stored as an excerpt). */
   content: z.string().trim().min(1, 'Nothing to report').max(20_000).refine(hasVisibleText, 'Nothing to report'),
-  reason: optionalText(1000),
+  reason: optionalText(1000, 'Reason'),
   /** A signed-in person's saved reply: its text is taken from the conversation. */
   messageId: z.string().max(100).optional(),
   /** The token a streamed reply came with: it vouches that the personality said `content`. */

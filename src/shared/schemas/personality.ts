@@ -18,14 +18,14 @@ const name = z
   );
 
 const voiceFields = {
-  description: optionalText(limits.personalityDescriptionMax),
-  behaviorInstructions: optionalText(limits.behaviorInstructionsMax),
+  description: optionalText(limits.personalityDescriptionMax, 'Description'),
+  behaviorInstructions: optionalText(limits.behaviorInstructionsMax, 'Behavior instructions'),
   /** The first message of every chat (blank: the generic greeting). */
-  greeting: optionalText(limits.personalityGreetingMax),
+  greeting: optionalText(limits.personalityGreetingMax, 'Greeting'),
   voiceProvider: z.enum(VOICE_PROVIDERS).optional(),
   /** openai: a voice name (alloy...); elevenlabs: a preset (female, male) or a custom voice id. */
   voice: z.string().trim().max(100).nullable().optional(),
-  agentId: optionalText(limits.agentIdMax),
+  agentId: optionalText(limits.agentIdMax, 'Agent ID'),
   enablePhoneticTranscription: z.boolean().optional(),
 };
 

@@ -204,6 +204,9 @@ describe('chat with the offline responder', () => {
       const created = await owner.post(`/api/personalities/${id}/conversations`, { title });
       expect(created.status).toBe(400);
     }
+    const long = await owner.patch(`/api/conversations/${conversationId}`, { title: 't'.repeat(121) });
+    expect(long.status).toBe(400);
+    expect(long.body.error.message).toBe('Title must be at most 120 characters');
     expect((await owner.get(`/api/conversations/${conversationId}`)).body.conversation.title).toBe('Engines');
     expect((await owner.delete(`/api/conversations/${conversationId}`)).status).toBe(200);
     expect((await owner.get(`/api/conversations/${conversationId}`)).status).toBe(404);

@@ -88,6 +88,15 @@ describe('POST /api/feedback', () => {
     expect((await server.client().post('/api/feedback', { feedback: 'f'.repeat(limits.feedbackMax + 1) })).status).toBe(400);
   });
 
+  it('refuses a rating that is not a whole number from 1 to 5 with one message that says so', async () => {
+    for (const rating of [0, 6, 2.5, '4', true]) {
+      const res = await server.client().post('/api/feedback', { feedback: 'ok', rating });
+      expect(res.status, String(rating)).toBe(400);
+      expect(res.body.error.message).toBe('Rating must be a whole number from 1 to 5');
+    }
+    expect((await server.client().post('/api/feedback', { feedback: 'ok', rating: 5 })).status).toBe(201);
+  });
+
   it('refuses a NUL character with 400, not 500', async () => {
     const res = await server.client().post('/api/feedback', { feedback: 'a\u0000b' });
     expect(res.status).toBe(400);

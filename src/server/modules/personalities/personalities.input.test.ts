@@ -86,8 +86,13 @@ describe('personality names', () => {
   it('refuses huge descriptions and behavior instructions', async () => {
     const desc = await create({ name: 'A', description: 'd'.repeat(limits.personalityDescriptionMax + 1) });
     expect(desc.status).toBe(400);
+    // The message names the field it is about.
+    expect(desc.body.error.message).toBe(`Description must be at most ${limits.personalityDescriptionMax} characters`);
     const behavior = await create({ name: 'A', behaviorInstructions: 'b'.repeat(limits.behaviorInstructionsMax + 1) });
     expect(behavior.status).toBe(400);
+    expect(behavior.body.error.message).toBe(`Behavior instructions must be at most ${limits.behaviorInstructionsMax} characters`);
+    const greeting = await create({ name: 'A', greeting: 'g'.repeat(limits.personalityGreetingMax + 1) });
+    expect(greeting.body.error.message).toBe(`Greeting must be at most ${limits.personalityGreetingMax} characters`);
     const ok = await create({ name: 'A', description: 'd'.repeat(limits.personalityDescriptionMax) });
     expect(ok.status).toBe(201);
   });
