@@ -102,13 +102,18 @@ describe('Public Requests tab', () => {
     const recent = [
       makeRequest({ personalityName: 'A', status: 'approved', reviewedAt: new Date().toISOString() }),
       makeRequest({ personalityName: 'B', status: 'rejected', reviewedAt: new Date().toISOString() }),
+      // Deleted since the review: which one it was is still told, by its name when requested.
+      makeRequest({ personalityId: null, personalityName: '[Deleted Personality]', personalityDeleted: true, personalityNameAtRequest: 'Ugo Public', status: 'approved', reviewedAt: new Date().toISOString() }),
     ];
     open({ recent });
     expect(await screen.findByText('No pending requests')).toBeInTheDocument();
     const items = within(screen.getByRole('list', { name: 'Recent reviews' })).getAllByRole('listitem');
-    expect(items).toHaveLength(2);
+    expect(items).toHaveLength(3);
     expect(items[0]).toHaveTextContent('Approved');
     expect(items[1]).toHaveTextContent('Rejected');
+    expect(items[1]).not.toHaveTextContent('Requested as');
+    expect(items[2]).toHaveTextContent('[Deleted Personality]');
+    expect(items[2]).toHaveTextContent('Requested as “Ugo Public”');
   });
 
   it('after a decision, focus goes to the next request (then the previous one, then the heading); a failure gives it back', async () => {

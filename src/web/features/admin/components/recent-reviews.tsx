@@ -21,6 +21,12 @@ export function RecentReviews({ reviews }: { reviews: AdminPublicRequest[] }) {
                 <span dir="auto" className={r.personalityDeleted ? 'font-medium text-muted-foreground line-through [overflow-wrap:anywhere]' : 'font-medium [overflow-wrap:anywhere]'}>
                   {r.personalityName}
                 </span>
+                {/* Deleted since: which one it was, by the name it had when it was asked for. */}
+                {r.personalityDeleted && r.personalityNameAtRequest && (
+                  <span dir="auto" className="text-xs text-muted-foreground [overflow-wrap:anywhere]">
+                    Requested as &ldquo;{r.personalityNameAtRequest}&rdquo;
+                  </span>
+                )}
                 <span className="text-xs wrap-anywhere text-muted-foreground">{r.requesterEmail}</span>
               </div>
               <div className="flex items-center gap-3">
