@@ -88,6 +88,8 @@ export default defineConfig({
       SIGN_IN_FAILURES_BEFORE_BACKOFF: '100000',
       SIGN_IN_FAILURES_PER_ACCOUNT: '100000',
       RATE_LIMIT_FEEDBACK_PER_HOUR: '100000',
+      RATE_LIMIT_PERSONALITIES_PER_HOUR: '100000',
+      RATE_LIMIT_SHARES_PER_HOUR: '100000',
       // Uploads do not depend on the test machine's free disk (the reserve has its own server test).
       DISK_RESERVE_MB: '0',
     },

@@ -242,6 +242,11 @@ export function createApp(deps: AppDeps) {
   app.on('POST', '/api/personalities/:id/chat/preview', chatLimit);
   // The chat itself counts its hit beside the access check and retrieval (chat.routes.ts awaits it).
   app.on('POST', '/api/personalities/:id/chat', rateLimitBeside(db, clock, chatRule));
+  // Creating personalities and sharing them: one account made 300 in a minute and shared each
+  // with one person (audit X), whose library then took 14 s to show. The person can also remove
+  // what was shared with them (DELETE /api/personalities/:id/my-share).
+  app.on('POST', '/api/personalities', rateLimit(db, clock, { endpoint: 'personalities/create', max: config.rateLimits.personalitiesPerHour, windowSeconds: 3600 }));
+  app.on('POST', '/api/personalities/:id/shares', rateLimit(db, clock, { endpoint: 'shares', max: config.rateLimits.sharesPerHour, windowSeconds: 3600 }));
   app.on('POST', '/api/personalities/:id/reports', rateLimit(db, clock, { endpoint: 'reports', max: config.rateLimits.feedbackPerHour, windowSeconds: 3600 }));
   app.on(
     'POST',

@@ -68,6 +68,8 @@ const envSchema = z.object({
   RATE_LIMIT_URL_IMPORT_PER_HOUR: z.coerce.number().int().positive().default(30),
   RATE_LIMIT_UPLOADS_PER_HOUR: z.coerce.number().int().positive().default(60),
   RATE_LIMIT_REPROCESS_PER_HOUR: z.coerce.number().int().positive().default(60),
+  RATE_LIMIT_PERSONALITIES_PER_HOUR: z.coerce.number().int().positive().default(60),
+  RATE_LIMIT_SHARES_PER_HOUR: z.coerce.number().int().positive().default(60),
   RATE_LIMIT_VERIFICATION_EMAIL_PER_HOUR: z.coerce.number().int().positive().default(5),
   /** Wrong passwords for one account from one address before sign-in backs off (1 s, 2 s, 4 s ... 15 min). */
   SIGN_IN_FAILURES_BEFORE_BACKOFF: z.coerce.number().int().positive().default(5),
@@ -197,6 +199,9 @@ export interface AppConfig {
     uploadsPerHour: number;
     /** Process and Rechunk of a stored document (each redoes its paid work: transcription, embedding, moderation). */
     reprocessPerHour: number;
+    /** Personalities created, and people added to shares, per user each hour (anyone who knows an e-mail can share with it). */
+    personalitiesPerHour: number;
+    sharesPerHour: number;
     verificationEmailPerHour: number;
     signInFailuresBeforeBackoff: number;
     signInFailuresPerAccount: number;
@@ -321,6 +326,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       urlImportPerHour: e.RATE_LIMIT_URL_IMPORT_PER_HOUR,
       uploadsPerHour: e.RATE_LIMIT_UPLOADS_PER_HOUR,
       reprocessPerHour: e.RATE_LIMIT_REPROCESS_PER_HOUR,
+      personalitiesPerHour: e.RATE_LIMIT_PERSONALITIES_PER_HOUR,
+      sharesPerHour: e.RATE_LIMIT_SHARES_PER_HOUR,
       verificationEmailPerHour: e.RATE_LIMIT_VERIFICATION_EMAIL_PER_HOUR,
       signInFailuresBeforeBackoff: e.SIGN_IN_FAILURES_BEFORE_BACKOFF,
       signInFailuresPerAccount: e.SIGN_IN_FAILURES_PER_ACCOUNT,

@@ -57,6 +57,8 @@ export async function startKindred(env: Record<string, string>): Promise<Kindred
       ADMIN_EMAILS: '',
       LOG_LEVEL: 'warn',
       RATE_LIMIT_AUTH_PER_15MIN: '100000',
+      RATE_LIMIT_PERSONALITIES_PER_HOUR: '100000',
+      RATE_LIMIT_SHARES_PER_HOUR: '100000',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
