@@ -216,7 +216,7 @@ describe('row 4: limited calls are visible to admins', () => {
     const id = await createPersonality(user);
     expect((await user.request('POST', `/api/personalities/${id}/chat`, { message: 'hello' }, { 'x-forwarded-for': '198.51.100.90' })).status).toBe(200);
     const rows = (await server.database.db.execute(
-      sql`select endpoint, request_count, user_id, ip_address from api_rate_limits where user_id = ${user.id}`,
+      sql`select endpoint, request_count, user_id, ip_address from api_rate_limits where user_id = ${user.id} and endpoint = 'chat'`,
     )) as unknown as { rows: { endpoint: string; request_count: number; user_id: string; ip_address: string }[] };
     expect(rows.rows).toEqual([{ endpoint: 'chat', request_count: 1, user_id: user.id, ip_address: '198.51.100.90' }]);
   });

@@ -157,7 +157,7 @@ describe('the daily character budget of paid voices, per visitor', () => {
     const res = await admin.get('/api/admin/monitoring/rate-limits');
     expect(res.status).toBe(200);
     expect(res.body.rows.length).toBeGreaterThan(0);
-    for (const row of res.body.rows as { endpoint: string }[]) expect(['voice/speech', 'voice/transcribe', 'chat', 'auth/sign-up', 'auth/sign-in']).toContain(row.endpoint);
+    for (const row of res.body.rows as { endpoint: string }[]) expect(['voice/speech', 'voice/transcribe', 'chat', 'auth/sign-up', 'auth/sign-in', 'personalities/create']).toContain(row.endpoint);
   });
 
   it('the next UTC day the budget is back', async () => {
