@@ -54,7 +54,6 @@ import { limits } from '../shared/limits';
 import { createPronunciationAssessor, createSpeechSynthesizers, createSpeechToText, createVoiceAgents, createVoiceCloning } from './ai/providers';
 import { createVoiceAgentService, voiceAgentRoutes } from './modules/voice/voice-agent';
 import { createAgentCallCredits } from './modules/voice/agent-call-credits';
-import { createQuestionService } from './modules/questions/questions.service';
 import { createVoiceService } from './modules/voice/voice.service';
 import { voiceMonitoringRoutes, voicePersonalityRoutes, voiceRoutes } from './modules/voice/voice.routes';
 import { isVoiceUploadPath } from './modules/voice/voice-upload';
@@ -366,7 +365,7 @@ export function createApp(deps: AppDeps) {
           callCredits: createAgentCallCredits(deps.authSecret),
           // An agent call's lines are checked and logged as the text chat's are (issue 15).
           moderation,
-          questions: createQuestionService(db, clock, logger),
+          questions: conversations.questions,
         }),
         {
           session: rateLimit(db, clock, { endpoint: 'voice/agent', max: config.rateLimits.voicePerMinute, windowSeconds: 60 }),

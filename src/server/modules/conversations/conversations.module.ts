@@ -82,6 +82,8 @@ export function createConversationsModule(deps: ConversationsModuleDeps) {
     responder,
     retriever,
     cache,
+    /** The question log, for the voice agent's lines (logged as chat questions are). */
+    questions,
     /** Mount at /api/personalities: starters, chat, preview, conversation list/create, questions. */
     personalityRoutes: createRouter()
       .route('/', chatRoutes(chat, conversations))

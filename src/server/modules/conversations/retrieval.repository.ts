@@ -111,18 +111,19 @@ export function readQuestionAndDocuments(row: Record<string, unknown>): Question
   };
 }
 
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
  * Which of `documentIds` the asker may still use (the same rule as retrieval's): a signed preview
  * replayed by "Send Prompt" quotes passages read minutes ago, and a document made private or
  * deleted since must not reach the model or the saved conversation through it.
  */
 export async function stillUsableDocuments(db: Database, scope: ChunkScope, documentIds: string[]): Promise<Set<string>> {
-  if (documentIds.length === 0) return new Set();
-  const wanted = sql.join(
-    [...new Set(documentIds)].map((id) => sql`${id}`),
-    sql`, `,
-  );
-  const result = await db.execute(sql`select u.id::text as id from (${usableDocumentsSql(scope)}) u where u.id::text in (${wanted})`);
+  // Compared as uuids (not as text) so the documents' primary key can be used; the ids come from
+  // a signed preview, but one that is not a uuid is simply not usable rather than a cast error.
+  const wanted = [...new Set(documentIds)].filter((id) => UUID_SHAPE.test(id));
+  if (wanted.length === 0) return new Set();
+  const result = await db.execute(sql`select u.id::text as id from (${usableDocumentsSql(scope)}) u where u.id in (${uuidList(wanted)})`);
   return new Set(rowsOf(result).map((r) => String(r.id)));
 }
 

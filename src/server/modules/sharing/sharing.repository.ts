@@ -35,12 +35,10 @@ export async function setSharingLevel(db: Database, id: string, ownerId: string,
  * (An approval that got there first locked the personality row before this; then the owner's
  * level, set after it, is what stands.)
  */
-export async function withdrawPendingRequest(db: Database, personalityId: string): Promise<number> {
-  const rows = await db
+export async function withdrawPendingRequest(db: Database, personalityId: string): Promise<void> {
+  await db
     .delete(personalityPublicRequests)
-    .where(and(eq(personalityPublicRequests.personalityId, personalityId), eq(personalityPublicRequests.status, 'pending')))
-    .returning({ id: personalityPublicRequests.id });
-  return rows.length;
+    .where(and(eq(personalityPublicRequests.personalityId, personalityId), eq(personalityPublicRequests.status, 'pending')));
 }
 
 export async function listShares(db: Database, personalityId: string): Promise<ShareRow[]> {
