@@ -38,6 +38,24 @@ export const updatePersonalitySchema = z.strictObject({
    * a voice clone), the save is refused with 409 instead of overwriting that change.
    */
   expectedUpdatedAt: z.iso.datetime({ offset: true }).optional(),
+  /**
+   * The values the editor started from, for the fields it changes (as editableFieldsOf gives
+   * them): when one of those was changed elsewhere since, the save is refused with 409. A change
+   * to another field (or a sharing change) does not refuse it. Preferred to expectedUpdatedAt.
+   */
+  expected: z
+    .strictObject({
+      // Echoes of saved values: bounded by the largest field, not validated as new input is.
+      name: z.string().max(limits.behaviorInstructionsMax).optional(),
+      description: z.string().max(limits.behaviorInstructionsMax).optional(),
+      behaviorInstructions: z.string().max(limits.behaviorInstructionsMax).optional(),
+      greeting: z.string().max(limits.behaviorInstructionsMax).optional(),
+      voiceProvider: z.enum(VOICE_PROVIDERS).optional(),
+      voice: z.string().max(limits.agentIdMax).nullable().optional(),
+      agentId: z.string().max(limits.behaviorInstructionsMax).optional(),
+      enablePhoneticTranscription: z.boolean().optional(),
+    })
+    .optional(),
 });
 export type CreatePersonalityInput = z.input<typeof createPersonalitySchema>;
 export type UpdatePersonalityInput = z.input<typeof updatePersonalitySchema>;

@@ -237,3 +237,50 @@ describe('two editors of one personality', () => {
     expect((await owner.patch(`/api/personalities/${created.id}`, { greeting: 'Hi', expectedUpdatedAt: 'yesterday' })).status).toBe(400);
   });
 });
+
+describe('an edit that says which values it started from (the edit form)', () => {
+  it("is refused only when a field it changes was changed since; another field's change or a sharing change stands beside it", async () => {
+    const created = (await create({ name: 'Field Tabs', description: 'Original description', voiceProvider: 'openai', voice: 'echo' })).body.personality;
+    const id = created.id as string;
+    // Tab A saves a new description.
+    const a = await owner.patch(`/api/personalities/${id}`, { description: 'Edited in tab A', expected: { description: 'Original description' } });
+    expect(a.status).toBe(200);
+    // The owner shares it in another tab (updated_at moves on; no editable field changes).
+    expect((await owner.put(`/api/personalities/${id}/sharing`, { sharingType: 'shared' })).status).toBe(200);
+    // Tab B, opened before both, changes the behavior instructions: saved, and A's description stands.
+    const b = await owner.patch(`/api/personalities/${id}`, { behaviorInstructions: 'Edited in tab B', expected: { behaviorInstructions: '' } });
+    expect(b.status).toBe(200);
+    expect(b.body.personality).toMatchObject({ description: 'Edited in tab A', behaviorInstructions: 'Edited in tab B', sharingType: 'shared' });
+    // Tab C, opened before A, changes the description too: refused, and A's description stands.
+    const c = await owner.patch(`/api/personalities/${id}`, { description: 'Edited in tab C', expected: { description: 'Original description' } });
+    expect(c.status).toBe(409);
+    expect(c.body.error).toMatchObject({ code: 'CONFLICT', message: messages.personality.changedElsewhere });
+    expect((await owner.get(`/api/personalities/${id}`)).body.personality.description).toBe('Edited in tab A');
+    // Voice settings compare as the form shows them: the voice it opened with is "echo".
+    const voiceStale = await owner.patch(`/api/personalities/${id}`, {
+      voiceProvider: 'openai',
+      voice: 'nova',
+      expected: { voiceProvider: 'openai', voice: 'alloy', agentId: '', enablePhoneticTranscription: false },
+    });
+    expect(voiceStale.status).toBe(409);
+    const voice = await owner.patch(`/api/personalities/${id}`, {
+      voiceProvider: 'openai',
+      voice: 'nova',
+      expected: { voiceProvider: 'openai', voice: 'echo', agentId: '', enablePhoneticTranscription: false },
+    });
+    expect(voice.status).toBe(200);
+    expect(voice.body.personality).toMatchObject({ voice: 'nova', description: 'Edited in tab A', behaviorInstructions: 'Edited in tab B' });
+  });
+
+  it('refuses what is not a saved value, and another owner gets no answer about the values', async () => {
+    const created = (await create({ name: 'Strict Expected' })).body.personality;
+    const unknownField = await owner.patch(`/api/personalities/${created.id}`, { greeting: 'Hi', expected: { sharingType: 'private' } });
+    expect(unknownField.status).toBe(400);
+    const wrongType = await owner.patch(`/api/personalities/${created.id}`, { greeting: 'Hi', expected: { greeting: 42 } });
+    expect(wrongType.status).toBe(400);
+    const stranger = await server.user();
+    const foreign = await stranger.patch(`/api/personalities/${created.id}`, { greeting: 'Hi', expected: { greeting: 'wrong guess' } });
+    expect(foreign.status).toBe(404);
+    expect((await owner.get(`/api/personalities/${created.id}`)).body.personality.greeting).toBeNull();
+  });
+});

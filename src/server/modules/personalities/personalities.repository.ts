@@ -64,6 +64,16 @@ export async function insertPersonality(db: Database, row: NewPersonalityRow): P
   return rows[0]!;
 }
 
+/** The owner's personality, locked until the transaction ends (an edit compares, then writes). */
+export async function findOwnedForUpdate(tx: Database, id: string, ownerId: string): Promise<PersonalityRow | undefined> {
+  const rows = await tx
+    .select()
+    .from(personalities)
+    .where(and(eq(personalities.id, id), eq(personalities.userId, ownerId)))
+    .for('update');
+  return rows[0];
+}
+
 /** Updates only when `ownerId` owns it; returns undefined otherwise. */
 export async function updateOwned(
   db: Database,

@@ -8,6 +8,7 @@ import { effectiveSharingType, effectiveVoiceProvider } from '../../../shared/pe
 import { buildVoiceSettings, voiceFromSettings } from '../../../shared/voice-rules';
 import type { Personality } from '../../../shared/schemas/personality';
 import type { VoiceProvider } from '../../../shared/limits';
+import { editableFieldsOf, fieldsChangedSince, type EditableFields } from '../../../shared/personality-edit';
 import * as repo from './personalities.repository';
 import { loadOwnedPersonality, loadVisiblePersonality } from './personality-access';
 
@@ -22,6 +23,8 @@ export interface PersonalityFields {
   enablePhoneticTranscription?: boolean;
   /** The version the editor started from (ISO time); a later change refuses the save (409). */
   expectedUpdatedAt?: string;
+  /** The values the editor started from, for the fields it changes (see shared/personality-edit.ts). */
+  expected?: Partial<EditableFields>;
 }
 
 /** Called after a personality is deleted, so other domains (stored files) can clean up. */
@@ -81,30 +84,25 @@ export function createPersonalityService(db: Database, onDeleted: PersonalityDel
 
     async update(viewer: Viewer, id: string, input: PersonalityFields): Promise<Personality> {
       const current = await loadOwnedPersonality(db, id, viewer.id);
-      const provider = input.voiceProvider ?? effectiveVoiceProvider(current.voiceProvider);
-      const changes: Partial<repo.NewPersonalityRow> = {};
-      if (input.name !== undefined) changes.name = input.name;
-      if (input.description !== undefined) changes.description = input.description;
-      if (input.behaviorInstructions !== undefined) changes.behaviorInstructions = input.behaviorInstructions;
-      if (input.greeting !== undefined) changes.greeting = input.greeting;
-      const voiceTouched =
-        input.voiceProvider !== undefined || input.voice !== undefined || input.enablePhoneticTranscription !== undefined;
-      if (voiceTouched) {
-        const previousVoice = voiceFromSettings(provider, current.voiceSettings);
-        const providerChanged = provider !== effectiveVoiceProvider(current.voiceProvider);
-        const voice = input.voice !== undefined ? input.voice : providerChanged ? null : previousVoice;
-        const phonetic = input.enablePhoneticTranscription ?? current.voiceSettings?.enable_phonetic_transcription;
-        changes.voiceProvider = provider;
-        changes.voiceSettings = buildVoiceSettings(provider, voice, phonetic, current.customVoiceId);
+      const stale = (row: repo.PersonalityRow) =>
+        new AppError('CONFLICT', messages.personality.changedElsewhere, { details: { updatedAt: row.updatedAt.toISOString() } });
+      const { expected } = input;
+      if (expected) {
+        const row = await db.transaction(async (tx) => {
+          // Locked: the values compared are the ones this save overwrites (a save in between waits).
+          const locked = await repo.findOwnedForUpdate(tx, id, viewer.id);
+          if (!locked) return undefined;
+          if (fieldsChangedSince(expected, editableFieldsOf(toPersonalityDto(locked, viewer.id))).length > 0) throw stale(locked);
+          return repo.updateOwned(tx, id, viewer.id, changesFor(locked, input));
+        });
+        if (!row) throw new AppError('NOT_FOUND', messages.personality.notFound);
+        return toPersonalityDto(row, viewer.id);
       }
-      if (input.agentId !== undefined) changes.agentId = input.agentId;
-      if (provider !== 'elevenlabs' && input.voiceProvider !== undefined) changes.agentId = null;
-      const expected = input.expectedUpdatedAt ? new Date(input.expectedUpdatedAt) : undefined;
-      const stale = () => new AppError('CONFLICT', messages.personality.changedElsewhere, { details: { updatedAt: current.updatedAt.toISOString() } });
-      if (expected && expected.getTime() !== current.updatedAt.getTime()) throw stale();
-      const row = await repo.updateOwned(db, id, viewer.id, changes, expected);
+      const expectedAt = input.expectedUpdatedAt ? new Date(input.expectedUpdatedAt) : undefined;
+      if (expectedAt && expectedAt.getTime() !== current.updatedAt.getTime()) throw stale(current);
+      const row = await repo.updateOwned(db, id, viewer.id, changesFor(current, input), expectedAt);
       // Changed between the read above and this write (or deleted).
-      if (!row) throw expected ? stale() : new AppError('NOT_FOUND', messages.personality.notFound);
+      if (!row) throw expectedAt ? stale(current) : new AppError('NOT_FOUND', messages.personality.notFound);
       return toPersonalityDto(row, viewer.id);
     },
 
@@ -118,3 +116,26 @@ export function createPersonalityService(db: Database, onDeleted: PersonalityDel
 }
 
 export type PersonalityService = ReturnType<typeof createPersonalityService>;
+
+/** The row changes an edit makes, from the personality as it is now (voice settings are one column). */
+function changesFor(current: repo.PersonalityRow, input: PersonalityFields): Partial<repo.NewPersonalityRow> {
+  const provider = input.voiceProvider ?? effectiveVoiceProvider(current.voiceProvider);
+  const changes: Partial<repo.NewPersonalityRow> = {};
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.description !== undefined) changes.description = input.description;
+  if (input.behaviorInstructions !== undefined) changes.behaviorInstructions = input.behaviorInstructions;
+  if (input.greeting !== undefined) changes.greeting = input.greeting;
+  const voiceTouched =
+    input.voiceProvider !== undefined || input.voice !== undefined || input.enablePhoneticTranscription !== undefined;
+  if (voiceTouched) {
+    const previousVoice = voiceFromSettings(provider, current.voiceSettings);
+    const providerChanged = provider !== effectiveVoiceProvider(current.voiceProvider);
+    const voice = input.voice !== undefined ? input.voice : providerChanged ? null : previousVoice;
+    const phonetic = input.enablePhoneticTranscription ?? current.voiceSettings?.enable_phonetic_transcription;
+    changes.voiceProvider = provider;
+    changes.voiceSettings = buildVoiceSettings(provider, voice, phonetic, current.customVoiceId);
+  }
+  if (input.agentId !== undefined) changes.agentId = input.agentId;
+  if (provider !== 'elevenlabs' && input.voiceProvider !== undefined) changes.agentId = null;
+  return changes;
+}

@@ -110,13 +110,13 @@ describe('personality card', () => {
     const patches = api.calls.filter((c) => c.method === 'PATCH');
     expect(patches).toHaveLength(1);
     expect(patches[0].path).toBe(`/api/personalities/${p.id}`);
-    // Only what the form changed (the voice settings together), with the version it was opened from.
+    // Only what the form changed (the voice settings together), with those fields' values as it opened them.
     expect(patches[0].body).toEqual({
       name: 'New name',
       voiceProvider: 'elevenlabs',
       voice: 'female',
       agentId: 'agent_9',
-      expectedUpdatedAt: p.updatedAt,
+      expected: { name: 'Old name', voiceProvider: 'default', voice: null, agentId: '', enablePhoneticTranscription: false },
     });
     expect(await card('New name')).toBeInTheDocument();
     expect(screen.queryByRole('form', { name: /^Edit/ })).toBeNull();
@@ -135,7 +135,7 @@ describe('personality card', () => {
     expect(await screen.findByText('Personality updated successfully')).toBeInTheDocument();
     const patches = api.calls.filter((c) => c.method === 'PATCH');
     expect(patches).toHaveLength(1);
-    expect(patches[0].body).toEqual({ greeting: 'Welcome aboard the Gull.', expectedUpdatedAt: p.updatedAt });
+    expect(patches[0].body).toEqual({ greeting: 'Welcome aboard the Gull.', expected: { greeting: 'Ahoy!' } });
   });
 
   it('edit shows the openai voice and phonetic setting the personality has', async () => {

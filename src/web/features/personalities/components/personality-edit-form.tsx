@@ -20,8 +20,8 @@ interface Props {
 
 export function PersonalityEditForm({ personality, onDone }: Props) {
   const [values, setValues] = useState<PersonalityFormValues>(() => formValuesFrom(personality));
-  // The personality as the form last knew it: what "changed" is measured against, and the version
-  // the save expects (another tab's save, or a voice clone, moves it on).
+  // The personality as the form last knew it: what "changed" is measured against, and the values
+  // the save expects of the fields it changes (another tab's save, or a voice clone, may move them).
   const [baseline, setBaseline] = useState(() => ({ values: formValuesFrom(personality), updatedAt: personality.updatedAt }));
   const update = useUpdatePersonality();
 
@@ -37,7 +37,7 @@ export function PersonalityEditForm({ personality, onDone }: Props) {
     event.preventDefault();
     if (isBlank(values.name)) return;
     update.mutate(
-      { id: personality.id, changes: toUpdateBody(values, baseline.values, baseline.updatedAt) },
+      { id: personality.id, changes: toUpdateBody(values, baseline.values) },
       {
         onSuccess: () => {
           toast.success(messages.personality.updated);

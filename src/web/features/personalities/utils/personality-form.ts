@@ -1,20 +1,12 @@
 // The create/edit form's values and the pure rules behind them (spec section 5): the provider
 // defaults to default; choosing openai sets the voice to alloy, elevenlabs to the female preset.
 import { defaultVoiceFor } from '../../../../shared/voice-rules';
+import { editableFieldsOf, VOICE_KEYS, type EditableFields } from '../../../../shared/personality-edit';
 import type { VoiceProvider } from '../../../../shared/limits';
 import type { CreatePersonalityInput, Personality, UpdatePersonalityInput } from '../../../../shared/schemas/personality';
 
-export interface PersonalityFormValues {
-  name: string;
-  description: string;
-  behaviorInstructions: string;
-  /** The first message of every chat; blank means the generic greeting. */
-  greeting: string;
-  voiceProvider: VoiceProvider;
-  voice: string | null;
-  agentId: string;
-  enablePhoneticTranscription: boolean;
-}
+/** The form's values: a personality's editable fields (shared with the server's edit check). */
+export type PersonalityFormValues = EditableFields;
 
 export const emptyFormValues: PersonalityFormValues = {
   name: '',
@@ -28,16 +20,7 @@ export const emptyFormValues: PersonalityFormValues = {
 };
 
 export function formValuesFrom(p: Personality): PersonalityFormValues {
-  return {
-    name: p.name,
-    description: p.description ?? '',
-    behaviorInstructions: p.behaviorInstructions ?? '',
-    greeting: p.greeting ?? '',
-    voiceProvider: p.voiceProvider,
-    voice: p.voice ?? defaultVoiceFor(p.voiceProvider),
-    agentId: p.agentId ?? '',
-    enablePhoneticTranscription: Boolean(p.voiceSettings?.enable_phonetic_transcription),
-  };
+  return editableFieldsOf(p);
 }
 
 /** Switching provider resets the voice to that provider's default. */
@@ -65,20 +48,31 @@ export function toRequestBody(values: PersonalityFormValues): CreatePersonalityI
   return body;
 }
 
-const VOICE_KEYS = ['voiceProvider', 'voice', 'agentId', 'enablePhoneticTranscription'] as const;
-
 /**
  * An edit's request body: only what the person changed from `original` (the form as opened), so a
  * change made elsewhere meanwhile to another field stands; the voice settings go together when any
- * of them changed. `updatedAt` is the version the form was opened from: the server refuses the
- * save (409) if the personality changed after it, rather than overwrite that change.
+ * of them changed. `expected` carries those fields' values as the form opened them: the server
+ * refuses the save (409) if one of them was changed elsewhere since, rather than overwrite it.
  */
-export function toUpdateBody(values: PersonalityFormValues, original: PersonalityFormValues, updatedAt: string): UpdatePersonalityInput {
+export function toUpdateBody(values: PersonalityFormValues, original: PersonalityFormValues): UpdatePersonalityInput {
   const now = toRequestBody(values) as Record<string, unknown>;
   const before = toRequestBody(original) as Record<string, unknown>;
-  const body: Record<string, unknown> = { expectedUpdatedAt: updatedAt };
-  for (const key of Object.keys(now)) if (now[key] !== before[key] && !(VOICE_KEYS as readonly string[]).includes(key)) body[key] = now[key];
-  if (VOICE_KEYS.some((key) => now[key] !== before[key])) for (const key of VOICE_KEYS) if (key in now) body[key] = now[key];
+  const body: Record<string, unknown> = {};
+  const expected: Partial<EditableFields> = {};
+  const voiceKeys = VOICE_KEYS as readonly string[];
+  for (const key of Object.keys(now)) {
+    if (now[key] !== before[key] && !voiceKeys.includes(key)) {
+      body[key] = now[key];
+      (expected as Record<string, unknown>)[key] = original[key as keyof EditableFields];
+    }
+  }
+  if (VOICE_KEYS.some((key) => now[key] !== before[key])) {
+    for (const key of VOICE_KEYS) {
+      if (key in now) body[key] = now[key];
+      (expected as Record<string, unknown>)[key] = original[key];
+    }
+  }
+  body.expected = expected;
   return body as UpdatePersonalityInput;
 }
 
