@@ -2,7 +2,7 @@
 // sentence. Recordings and audio are raw bytes, so these use fetch, with the API's errors turned
 // into ApiError like every other call (the server's messages are the spec's).
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, ApiError, unwrap } from '../../../lib/api-client';
+import { api, ApiError, unwrap, watchAnswer } from '../../../lib/api-client';
 import { messages } from '../../../../shared/messages';
 import type { PronunciationReport } from '../../../../shared/schemas/pronunciation';
 
@@ -47,6 +47,9 @@ export async function transcribe(personalityId: string, wav: Uint8Array<ArrayBuf
     // for the server failing to convert it).
     throw new ApiError(0, 'NETWORK', messages.openMic.networkError);
   }
+  // A 401 (signed out elsewhere) or 404 (the personality gone or unshared) tells the app, as every
+  // other call does: the conversation then gives way to the signed-out or "not available" view.
+  watchAnswer(res.status, voicePath(personalityId, 'transcribe'));
   if (!res.ok) throw await apiError(res, messages.voice.processRecordingFailed);
   const body = (await res.json()) as Transcript;
   if (typeof body?.text !== 'string') throw new ApiError(502, 'STT_EMPTY', messages.voice.sttEmpty);
@@ -90,6 +93,7 @@ export async function synthesize(personalityId: string, text: string, signal?: A
     if (signal?.aborted) throw err;
     throw new ApiError(0, 'NETWORK', messages.voice.playbackFailed);
   }
+  watchAnswer(res.status, voicePath(personalityId, 'speech'));
   if (!res.ok) throw await apiError(res, messages.voice.playbackFailed);
   const provider = res.headers.get('x-voice-provider') ?? 'unknown';
   const multiplier = Number(res.headers.get('x-voice-volume') ?? '1');
