@@ -38,6 +38,17 @@ skip_step() {
   summary+=("SKIP  $1 ($2)")
 }
 
+# logged NAME COMMAND...: runs the command with its output shown and kept in NAME.out; a failure
+# leaves NAME.failed, so the summary can say why at the end.
+logged() {
+  local name="$1"
+  shift
+  "$@" 2>&1 | tee "$results_dir/${name}.out"
+  local status=${PIPESTATUS[0]}
+  [[ $status -ne 0 ]] && touch "$results_dir/${name}.failed"
+  return "$status"
+}
+
 vitest_server_pglite() {
   env -u TEST_DATABASE_URL npx vitest run --project server \
     --reporter=default --reporter=json --outputFile.json="$results_dir/server-pglite.vitest.json"
@@ -96,13 +107,13 @@ start_lane() {
 
 side_lane() {
   run_step "typecheck (tsc --noEmit)" npx tsc --noEmit -p .
-  run_step "web component tests" vitest_web
+  run_step "web component tests" logged web vitest_web
   run_step "production build (npm run build)" npm run build
 }
 
 postgres_lane() {
-  run_step "server suite on PostgreSQL (TEST_DATABASE_URL)" vitest_server_postgres
-  run_step "multi-process suite (two app processes, PostgreSQL, s3rver)" vitest_multi_process
+  run_step "server suite on PostgreSQL (TEST_DATABASE_URL)" logged server-postgres vitest_server_postgres
+  run_step "multi-process suite (two app processes, PostgreSQL, s3rver)" logged multi-process vitest_multi_process
 }
 
 # Waits until the lane has written its summary, or its process is gone without one.
@@ -119,7 +130,7 @@ browser_lane() {
   elif [[ ! -f dist/web/index.html ]]; then
     skip_step "browser flows (Playwright, Chromium)" "no web build in dist/web"
   else
-    run_step "browser flows (Playwright, Chromium)" playwright_flows
+    run_step "browser flows (Playwright, Chromium)" logged browser-flows playwright_flows
   fi
 }
 
@@ -135,7 +146,7 @@ else
 fi
 start_lane "browser-lane" browser_lane
 
-run_step "server suite on PGlite" vitest_server_pglite
+run_step "server suite on PGlite" logged server-pglite vitest_server_pglite
 
 for i in "${!lane_names[@]}"; do
   name="${lane_names[$i]}"
@@ -178,6 +189,21 @@ echo "=== summary ==="
 printf '%s\n' "${summary[@]}"
 [[ -n "$counts" ]] && echo "tests: ${counts}"
 if [[ $failed_steps -gt 0 ]]; then
+  # Why, where it can be read last: a CI service may keep only the end of the output, and the
+  # failing step's own report scrolled by long before. Vitest ends with its "Failed Tests" and
+  # "Unhandled Errors" sections (an unhandled error fails a run whose tests all passed);
+  # Playwright ends with its list of failures.
+  for marker in "$results_dir"/*.failed; do
+    [[ -f "$marker" ]] || continue
+    name="$(basename "$marker" .failed)"
+    plain="$(sed 's/\x1b\[[0-9;]*m//g' "$results_dir/${name}.out")"
+    echo
+    echo "=== why ${name} failed ==="
+    # From vitest's first failure section when there is one, else the end of the output.
+    awk '/⎯⎯ (Failed Tests|Failed Suites|Unhandled Error)/ { found = 1 } found' <<< "$plain" | head -n 150 > "$results_dir/why.txt"
+    if [[ -s "$results_dir/why.txt" ]]; then cat "$results_dir/why.txt"; else tail -n 80 <<< "$plain"; fi
+  done
+  echo
   echo "${failed_steps} step(s) failed"
   exit 1
 fi
