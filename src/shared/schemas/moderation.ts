@@ -14,6 +14,8 @@ export const flagSchema = z.object({
   personalityNameAtFlag: z.string(),
   personalityIsPublic: z.boolean(),
   documentFileName: z.string().nullable(),
+  /** The flagged document was deleted since (documentFileName is the name it had). */
+  documentDeleted: z.boolean(),
   /** The reporter's display name, or e-mail without one; null for the classifier or a signed-out visitor. */
   reporter: z.string().nullable(),
   source: z.enum(['message', 'reply', 'document', 'report']),

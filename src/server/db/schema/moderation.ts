@@ -23,6 +23,8 @@ export const contentFlags = pgTable(
     // The default is for processes of the release before (migration 0018); this code always sets it.
     personalityName: text('personality_name').notNull().default(''),
     documentId: uuid('document_id').references(() => personalityDocuments.id, { onDelete: 'set null' }),
+    /** The document's file name when the flag was filed (shown once the document is deleted; migration 0020). */
+    documentName: text('document_name'),
     flaggedByUserId: text('flagged_by_user_id').references(() => user.id, { onDelete: 'set null' }),
     source: text('source').$type<FlagSource>().notNull(),
     flagType: text('flag_type').notNull(),

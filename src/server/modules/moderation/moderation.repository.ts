@@ -22,12 +22,15 @@ export interface NewFlag {
   checkedTextHash?: string | null;
 }
 
-/** Records a flag with the personality's name of the moment (kept if the personality is deleted later). */
+/** Records a flag with the personality's and the document's names of the moment (kept if either is deleted later). */
 export async function insertFlag(db: Database, flag: NewFlag): Promise<string> {
   const personalityName = sql<string>`coalesce((select ${personalities.name} from ${personalities} where ${personalities.id} = ${flag.personalityId}), '')`;
+  const documentName = flag.documentId
+    ? sql<string | null>`(select ${personalityDocuments.fileName} from ${personalityDocuments} where ${personalityDocuments.id} = ${flag.documentId})`
+    : null;
   const [row] = await db
     .insert(contentFlags)
-    .values({ ...flag, personalityName })
+    .values({ ...flag, personalityName, documentName })
     .returning({ id: contentFlags.id });
   return row!.id;
 }

@@ -54,7 +54,9 @@ function toDto(r: repo.FlagRow): ContentFlag {
     personalityDeleted: deleted,
     personalityNameAtFlag: f.personalityName,
     personalityIsPublic: !deleted && Boolean(r.personalityIsPublic),
-    documentFileName: r.documentFileName ?? null,
+    // The document's name now, or the one it had when flagged once it is deleted.
+    documentFileName: r.documentFileName ?? f.documentName ?? null,
+    documentDeleted: r.documentFileName === null && f.documentName !== null,
     reporter: r.reporterName?.trim() ? r.reporterName : (r.reporterEmail ?? null),
     source: f.source,
     flagTypes: f.flagType.split(',').filter(Boolean),

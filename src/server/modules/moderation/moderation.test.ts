@@ -196,6 +196,18 @@ describe('documents', () => {
     expect(recent.find((f) => f.id === flag.id)?.status).toBe('rejected');
   });
 
+  it('a flag keeps the name of its document after the owner deletes it, marked deleted', async () => {
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Shredder Ada');
+    const docId = await uploadOne(owner, id, { name: 'burn-after-reading.txt', type: 'text/plain', data: 'Notes.\n\nAll immigrants are vermin, the pamphlet said.\n\nEnd.' });
+    await waitForDocument(owner, id, docId);
+    const flag = await flagFor('immigrants are vermin, the pamphlet');
+    expect(flag).toMatchObject({ source: 'document', documentFileName: 'burn-after-reading.txt', documentDeleted: false });
+    expect((await owner.delete(`/api/personalities/${id}/documents/${docId}`)).status).toBe(200);
+    const after = ((await admin.get('/api/admin/content-flags')).body.pending as { id: string }[]).find((f) => f.id === flag.id);
+    expect(after).toMatchObject({ documentFileName: 'burn-after-reading.txt', documentDeleted: true });
+  });
+
   it("a false positive gives a held document back its owner's choice: one uploaded private stays private", async () => {
     const owner = await server.user();
     const id = await createPersonality(owner, 'Diary Ada');

@@ -72,6 +72,8 @@ describe('admin dashboard', () => {
           reporter: 'Rita',
           reportReason: 'Felt off',
           documentFileName: 'notes.txt',
+          // Its document was deleted since: the name it had, marked so.
+          documentDeleted: true,
           personalityIsPublic: true,
           excerpt: 'Gravity bends light.\n\n[DO_NOT_READ](from notes.txt (chunk 3))[/DO_NOT_READ]',
           createdAt: new Date(2026, 10, 27, 9, 5).toISOString(),
@@ -94,6 +96,8 @@ describe('admin dashboard', () => {
     expect(newton.getByText('Rita')).toBeInTheDocument();
     expect(newton.getByTestId('flag-source')).toHaveTextContent('A reply reported by a person');
     expect(newton.getByText('notes.txt')).toBeInTheDocument();
+    expect(newton.getByText('(deleted)')).toBeInTheDocument();
+    expect(marie.queryByText('(deleted)')).toBeNull();
     // Spec section 9's date format; a reported reply's citation bold, its markers not shown.
     expect(newton.getByText('Nov 27, 2026 09:05')).toBeInTheDocument();
     expect(newton.getByTestId('flag-excerpt').textContent).toBe('Gravity bends light.\n\n(from notes.txt (chunk 3))');

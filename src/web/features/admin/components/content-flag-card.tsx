@@ -53,7 +53,10 @@ export function ContentFlagCard({ flag, busy, onDecide }: Props) {
           {flag.documentFileName && (
             <>
               <dt>Document</dt>
-              <dd className="break-all">{flag.documentFileName}</dd>
+              <dd className="break-all">
+                {flag.documentFileName}
+                {flag.documentDeleted && <span className="ml-1 text-muted-foreground">(deleted)</span>}
+              </dd>
             </>
           )}
           {flag.reporter && (

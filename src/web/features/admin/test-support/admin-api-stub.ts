@@ -74,6 +74,7 @@ export function makeFlag(overrides: Partial<ContentFlag> = {}): ContentFlag {
     personalityNameAtFlag: overrides.personalityName ?? 'Marie Curie',
     personalityIsPublic: true,
     documentFileName: null,
+    documentDeleted: false,
     reporter: null,
     source: 'message',
     flagTypes: ['harassment'],
