@@ -10,6 +10,15 @@ import { DocumentReferences, type SourceReference } from './document-references'
 import { MarkdownContent } from './markdown-content';
 import { ReportReplyDialog } from './report-reply-dialog';
 import { PronunciationReportView } from './pronunciation-report';
+import { CopyButton } from './copy-button';
+import { splitDoNotRead } from '../../../../shared/do-not-read';
+
+/** A reply as it reads on the screen: DO_NOT_READ markers gone, their text kept. */
+function visibleText(content: string): string {
+  return splitDoNotRead(content)
+    .map((segment) => segment.text)
+    .join('');
+}
 
 interface Props {
   message: LogMessage;
@@ -34,7 +43,8 @@ export const ChatMessage = memo(function ChatMessage({ message: m, personalityNa
     return (
       <li className="flex flex-col items-end gap-1.5" data-sender="user">
         <div className="max-w-[85%] rounded-2xl rounded-br-sm bg-primary px-4 py-2.5 text-sm leading-relaxed whitespace-pre-wrap text-primary-foreground shadow-sm [overflow-wrap:anywhere]">
-          <span className="sr-only">You: </span>
+          {/* select-none: a drag selection copies the words, not this label. */}
+          <span className="sr-only select-none">You: </span>
           {/* Its own element, so "You: " does not decide the direction of right-to-left words. */}
           <div dir="auto" data-testid="message-body">
             <SafeLinks text={m.content} linkClassName="underline underline-offset-2 [overflow-wrap:anywhere]" />
@@ -53,7 +63,7 @@ export const ChatMessage = memo(function ChatMessage({ message: m, personalityNa
       ) : (
         <span
           aria-hidden
-          className="mt-0.5 flex size-8 shrink-0 items-center justify-center rounded-full bg-gradient-mystical font-display text-sm font-semibold text-mystical-foreground"
+          className="mt-0.5 flex size-8 shrink-0 items-center justify-center rounded-full bg-gradient-mystical select-none font-display text-sm font-semibold text-mystical-foreground"
         >
           {personalityName.trim().charAt(0).toUpperCase() || '?'}
         </span>
@@ -64,7 +74,7 @@ export const ChatMessage = memo(function ChatMessage({ message: m, personalityNa
           m.kind === 'fallback' && 'border-dashed',
         )}
       >
-        <span className="sr-only">{personalityName}: </span>
+        <span className="sr-only select-none">{personalityName}: </span>
         {waiting ? (
           // The typing dots; "{name} is replying" is announced by the status beside the log
           // (message-log.tsx): inside the busy log it would not be.
@@ -92,9 +102,10 @@ export const ChatMessage = memo(function ChatMessage({ message: m, personalityNa
           </div>
         )}
         <DocumentReferences references={m.documentReferences} onOpenSource={onOpenSource} />
-        {!m.streaming && m.content.trim() && (action || (personalityId && m.kind !== 'greeting')) && (
+        {!m.streaming && m.content.trim() && (
           <div className="flex flex-wrap items-center gap-1">
             {action?.(m)}
+            <CopyButton label="Copy reply" text={() => visibleText(m.content)} />
             {personalityId && m.kind !== 'greeting' && m.kind !== 'fallback' && <ReportReplyDialog personalityId={personalityId} content={m.content} messageId={m.id} replyToken={m.replyToken} />}
           </div>
         )}

@@ -3,7 +3,8 @@
 // becomes an <a> only for absolute http(s) and mailto URLs (safe-links.tsx decides); images are
 // never loaded: their alt text is shown. Text between [DO_NOT_READ] and [/DO_NOT_READ] is bold
 // (spec section 9; do-not-read-markdown.ts).
-import { memo, type ReactNode } from 'react';
+import { memo, useId, useMemo, useRef, type ReactNode } from 'react';
+import type { Element, Root } from 'hast';
 import Markdown, { type Components } from 'react-markdown';
 import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
@@ -11,12 +12,32 @@ import { ImageOffIcon } from 'lucide-react';
 import { safeHref } from '../../../lib/safe-links';
 import { cn } from '../../../lib/cn';
 import { markDoNotRead, rehypeDoNotRead } from '../utils/do-not-read-markdown';
+import { CopyButton } from './copy-button';
 
-// Styled paragraphs, not <h*>: a reply's headings are not part of the page's outline.
+// Styled paragraphs, not <h*>: a reply's headings are not part of the page's outline. The class
+// is kept: GFM's footnotes heading comes as sr-only. Each block takes its direction from its own
+// first words (dir="auto"), so an English paragraph after an Arabic one is not turned around.
 const heading = (big: boolean) =>
-  function ReplyHeading({ children }: { children?: ReactNode }) {
-    return <p className={cn('font-semibold', big && 'text-base')}>{children}</p>;
+  function ReplyHeading({ children, className, id }: { children?: ReactNode; className?: string; id?: string }) {
+    return (
+      <p dir="auto" id={id} className={cn('font-semibold', big && 'text-base', className)}>
+        {children}
+      </p>
+    );
   };
+
+/** A fenced code block, left to right whatever the reply's language, with its own Copy. */
+function CodeBlock({ children }: { children?: ReactNode }) {
+  const pre = useRef<HTMLPreElement>(null);
+  return (
+    <div className="group/code relative">
+      <pre ref={pre} dir="ltr" className="overflow-x-auto rounded-md bg-muted p-3 pr-16 font-mono text-xs leading-relaxed">
+        {children}
+      </pre>
+      <CopyButton label="Copy code" text={() => pre.current?.textContent ?? ''} className="absolute top-1 right-1 bg-muted/90" />
+    </div>
+  );
+}
 
 const components: Components = {
   h1: heading(true),
@@ -25,7 +46,10 @@ const components: Components = {
   h4: heading(false),
   h5: heading(false),
   h6: heading(false),
-  a({ href, children }) {
+  a({ href, children, id, ...rest }) {
+    // GFM footnotes link within the reply ("#<prefix>fn-1" and back): same-page anchors, kept.
+    if (href?.startsWith('#') && 'data-footnote-ref' in rest) return <a href={href} id={id} className="text-primary no-underline">{children}</a>;
+    if (href?.startsWith('#') && 'data-footnote-backref' in rest) return <a href={href} aria-label="Back to the text" className="text-primary no-underline">{children}</a>;
     const safe = href ? safeHref(href) : null;
     if (!safe) return <>{children}</>;
     return (
@@ -50,21 +74,57 @@ const components: Components = {
       </span>
     );
   },
-  pre({ children }) {
-    return <pre className="overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs leading-relaxed">{children}</pre>;
+  pre: CodeBlock,
+  p({ children }) {
+    return <p dir="auto">{children}</p>;
+  },
+  li({ children, className, id }) {
+    return (
+      <li dir="auto" id={id} className={className}>
+        {children}
+      </li>
+    );
   },
   blockquote({ children }) {
-    return <blockquote className="grid gap-2 border-l-2 border-gold pl-3 italic">{children}</blockquote>;
+    return (
+      <blockquote dir="auto" className="grid gap-2 border-s-2 border-gold ps-3 italic">
+        {children}
+      </blockquote>
+    );
   },
-  ul({ children }) {
-    return <ul className="grid list-disc gap-1 pl-5">{children}</ul>;
+  ul({ children, className }) {
+    // A task list's items carry their own checkbox: no bullet beside it.
+    const tasks = className?.includes('contains-task-list');
+    return (
+      <ul dir="auto" className={cn('grid gap-1', tasks ? 'list-none ps-1' : 'list-disc ps-5')}>
+        {children}
+      </ul>
+    );
   },
   ol({ children, start }) {
     return (
-      <ol start={start} className="grid list-decimal gap-1 pl-5">
+      <ol dir="auto" start={start} className="grid list-decimal gap-1 ps-5">
         {children}
       </ol>
     );
+  },
+  td({ children, style }) {
+    return (
+      <td dir="auto" style={style}>
+        {children}
+      </td>
+    );
+  },
+  th({ children, style }) {
+    return (
+      <th dir="auto" style={style}>
+        {children}
+      </th>
+    );
+  },
+  section({ children, className }) {
+    // GFM's footnotes, set apart from the reply.
+    return <section className={cn(className, 'grid gap-1 border-t pt-2 text-xs text-muted-foreground')}>{children}</section>;
   },
   hr() {
     return <hr className="border-border" />;
@@ -72,7 +132,11 @@ const components: Components = {
   table({ children }) {
     return (
       <div className="overflow-x-auto">
-        <table className="text-sm [&_td]:border [&_td]:px-2 [&_td]:py-1 [&_th]:border [&_th]:px-2 [&_th]:py-1">{children}</table>
+        {/* Cells keep whole words (the reply's overflow-wrap:anywhere would squeeze every column
+            into the bubble, breaking "London" into "Lon/do/n"): a wide table scrolls instead. */}
+        <table className="text-sm [&_td]:border [&_td]:px-2 [&_td]:py-1 [&_td]:[overflow-wrap:normal] [&_th]:border [&_th]:px-2 [&_th]:py-1 [&_th]:[overflow-wrap:normal]">
+          {children}
+        </table>
       </div>
     );
   },
@@ -80,16 +144,39 @@ const components: Components = {
 
 // remark-breaks: a single newline in a reply is a line break, as people and models mean it.
 const remarkPlugins = [remarkGfm, remarkBreaks];
-const rehypePlugins = [rehypeDoNotRead];
+
+/**
+ * GFM names every reply's footnotes heading "footnote-label" (remark-rehype's prefix does not reach
+ * it), and its references point at it: prefixed here, so two replies with footnotes share no id.
+ */
+function rehypeFootnoteLabel(prefix: string) {
+  const label = 'footnote-label';
+  return () => (tree: Root) => {
+    const visit = (node: Root | Element) => {
+      for (const child of node.children) {
+        if (child.type !== 'element') continue;
+        const props = child.properties;
+        if (props.id === label) props.id = `${prefix}${label}`;
+        if (Array.isArray(props.ariaDescribedBy)) props.ariaDescribedBy = props.ariaDescribedBy.map((v) => (v === label ? `${prefix}${label}` : v));
+        visit(child);
+      }
+    };
+    visit(tree);
+  };
+}
 
 /**
  * Memoized: parsing Markdown is the costly part of drawing the log, and a streamed reply changes
  * many times a second; the messages that did not change are not parsed again.
  */
 export const MarkdownContent = memo(function MarkdownContent({ text, className }: { text: string; className?: string }) {
+  // Footnote ids differ per reply: two replies with a footnote 1 must not share an id.
+  const prefix = `r${useId().replace(/[^a-zA-Z0-9]/g, '')}-`;
+  const rehypePlugins = useMemo(() => [rehypeDoNotRead, rehypeFootnoteLabel(prefix)], [prefix]);
   return (
     <div
-      // A reply may be in a right-to-left language: its direction follows its first words.
+      // A reply may be in a right-to-left language: its direction follows its first words (and
+      // each block's, its own).
       dir="auto"
       className={cn(
         'grid grid-cols-[minmax(0,1fr)] gap-2 leading-relaxed [overflow-wrap:anywhere]',
@@ -97,7 +184,7 @@ export const MarkdownContent = memo(function MarkdownContent({ text, className }
         className,
       )}
     >
-      <Markdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
+      <Markdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} remarkRehypeOptions={{ clobberPrefix: prefix }} components={components}>
         {markDoNotRead(text)}
       </Markdown>
     </div>

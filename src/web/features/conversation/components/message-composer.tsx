@@ -2,7 +2,7 @@
 // non-blank message (spec section 5). While a reply streams in, "Stop" takes Send's place.
 // A message over the length limit is kept whole (never cut silently): a counter shows near the
 // limit, and past it the server's own reason shows and Send waits until it is short enough.
-import { forwardRef, type KeyboardEvent, type MouseEvent } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { EyeIcon, LoaderCircleIcon, SendIcon, SquareIcon } from 'lucide-react';
 import { limits } from '../../../../shared/limits';
 import { Button } from '../../../components/ui/button';
@@ -45,7 +45,24 @@ export const MessageComposer = forwardRef<HTMLTextAreaElement, Props>(function M
     onStop();
   };
 
+  // Stop leaves the page when the reply ends (stopped or finished): focus on it would fall to the
+  // page's body, so a keyboard user lands back in the message box instead.
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  useImperativeHandle(ref, () => textarea.current!, []);
+  const stopHadFocus = useRef(false);
+  useEffect(() => {
+    if (streaming || !stopHadFocus.current) return;
+    stopHadFocus.current = false;
+    if (document.activeElement === document.body || document.activeElement === null) textarea.current?.focus();
+  }, [streaming]);
+
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Escape stops a reply that is streaming in, as the Stop button does.
+    if (e.key === 'Escape' && streaming) {
+      e.preventDefault();
+      onStop();
+      return;
+    }
     // Enter while composing (an IME candidate) picks the candidate, it does not send. Safari
     // reports the committing Enter with isComposing false but keyCode 229.
     if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing || e.nativeEvent.keyCode === 229) return;
@@ -65,7 +82,7 @@ export const MessageComposer = forwardRef<HTMLTextAreaElement, Props>(function M
         Message to {personalityName}
       </label>
       <Textarea
-        ref={ref}
+        ref={textarea}
         id="chat-message"
         value={value}
         onChange={(e) => onChange(e.target.value)}
@@ -90,7 +107,7 @@ export const MessageComposer = forwardRef<HTMLTextAreaElement, Props>(function M
             )}
           </div>
           <p className="text-muted-foreground">
-            <span id="chat-message-hint">Enter to send, Shift+Enter for a new line</span>
+            <span id="chat-message-hint">Enter to send, Shift+Enter for a new line{streaming ? ', Escape to stop the reply' : ''}</span>
             {showCount && (
               <>
                 {' · '}
@@ -114,12 +131,22 @@ export const MessageComposer = forwardRef<HTMLTextAreaElement, Props>(function M
             Preview
           </Button>
           {streaming ? (
-            <Button type="button" variant="destructive" onClick={stop}>
+            <Button
+              // Keys: Stop and Send are different buttons, so focus on Stop does not pass to Send.
+              key="stop"
+              type="button"
+              variant="destructive"
+              onClick={stop}
+              onFocus={() => (stopHadFocus.current = true)}
+              // Blurred while still on the page: focus moved elsewhere on purpose.
+              onBlur={(e) => e.currentTarget.isConnected && (stopHadFocus.current = false)}
+              aria-keyshortcuts="Escape"
+            >
               <SquareIcon aria-hidden className="fill-current" />
               Stop
             </Button>
           ) : (
-            <Button type="submit" variant="mystical" disabled={!canSend}>
+            <Button key="send" type="submit" variant="mystical" disabled={!canSend}>
               <SendIcon aria-hidden />
               Send Message
             </Button>

@@ -190,6 +190,53 @@ describe('the reply', () => {
     });
   });
 
+  it('Stop by keyboard leaves focus in the message box, and Escape in the box stops a reply too', async () => {
+    const { held, chat } = heldStreams();
+    const { user, box } = await openChat({ chat });
+    await user.type(box, 'Tell me everything{Enter}');
+    await waitFor(() => expect(held).toHaveLength(1));
+    const [start, w1] = replyEvents('Once upon a time there was an engine.');
+    held[0]!.push(start!);
+    held[0]!.push(w1!);
+    await within(log()).findByText('Once');
+    later();
+    const stop = screen.getByRole('button', { name: 'Stop' });
+    stop.focus();
+    await user.keyboard('{Enter}');
+    expect(held[0]!.signal?.aborted).toBe(true);
+    await within(log()).findByText('Stopped');
+    // Stop is gone; focus did not fall to the page.
+    await waitFor(() => expect(box).toHaveFocus());
+
+    await user.type(box, 'Go on{Enter}');
+    await waitFor(() => expect(held).toHaveLength(2));
+    const [again, word] = replyEvents('And then the engine sang.');
+    held[1]!.push(again!);
+    held[1]!.push(word!);
+    await within(log()).findByText('And');
+    expect(box).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(held[1]!.signal?.aborted).toBe(true);
+    expect(await within(log()).findAllByText('Stopped')).toHaveLength(2);
+  });
+
+  it('Copy reply copies the reply as it reads (a citation without its markers)', async () => {
+    const text = 'The engine weaves. [DO_NOT_READ](from engine-notes.txt (chunk 2))[/DO_NOT_READ]';
+    const { user, box } = await openChat({ chat: (s) => (replyEvents(text).forEach((e) => s.push(e)), s.end()) });
+    // After user-event's setup, which puts a clipboard of its own in place.
+    const writeText = vi.fn(async () => undefined);
+    vi.stubGlobal('isSecureContext', true);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await user.type(box, 'Weave?{Enter}');
+    await within(log()).findByText('(from engine-notes.txt (chunk 2))');
+    const buttons = await within(log()).findAllByRole('button', { name: 'Copy reply' });
+    // The greeting's and the reply's.
+    expect(buttons).toHaveLength(2);
+    await user.click(buttons[1]!);
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('The engine weaves. (from engine-notes.txt (chunk 2))'));
+    expect(within(buttons[1]!).getByText('Copied')).toBeInTheDocument();
+  });
+
   it('Stop before the first word leaves an empty reply marked Stopped, not an unanswered question', async () => {
     const { held, chat } = heldStreams();
     const { user, box } = await openChat({ chat });
