@@ -75,6 +75,7 @@ export const personalitySchema = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string().nullable(),
+  /** In the library (GET /api/personalities), null for a personality the caller does not own. */
   behaviorInstructions: z.string().nullable(),
   greeting: z.string().nullable(),
   /** An avatar image exists (GET /api/personalities/{id}/avatar); from an imported PNG card. */

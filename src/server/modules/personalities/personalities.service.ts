@@ -57,7 +57,12 @@ export function createPersonalityService(db: Database, onDeleted: PersonalityDel
   return {
     async list(viewer: Viewer | null): Promise<Personality[]> {
       const rows = await repo.listVisible(db, viewer?.id ?? null);
-      return rows.map((r) => toPersonalityDto(r, viewer?.id ?? null));
+      // Behavior instructions (up to 20,000 characters each) are for the owner's edit form: a
+      // library of hundreds of public personalities leaves them out for everyone else.
+      return rows.map((r) => {
+        const dto = toPersonalityDto(r, viewer?.id ?? null);
+        return dto.isOwner ? dto : { ...dto, behaviorInstructions: null };
+      });
     },
 
     async get(viewer: Viewer | null, id: string): Promise<Personality> {

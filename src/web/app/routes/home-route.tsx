@@ -42,7 +42,9 @@ export function HomeRoute() {
             />
           </Suspense>
         )}
-        renderShareAction={(personality, onChanged) => <ShareDialog personality={personality} onChanged={onChanged} />}
+        renderShareAction={(personality, onChanged, { defaultOpen }) => (
+          <ShareDialog personality={personality} onChanged={onChanged} defaultOpen={defaultOpen} />
+        )}
         onOpenDocuments={(personality) => documents.openDocuments(personality.id)}
       />
       <OnboardingDialog userId={user?.id ?? null} />

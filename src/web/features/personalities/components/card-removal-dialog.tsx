@@ -1,14 +1,24 @@
 // A card's confirmed removal from the library (the owner's delete, a recipient leaving a share):
 // the confirmation, the toasts, and where focus goes when the card leaves the grid (the next card,
 // else the previous one, else the library's title) or stays (back to its trigger).
-import { useRef, type ReactNode } from 'react';
+// The confirmation is mounted when first asked for, not with each of a library's hundreds of cards.
+import { useRef, useState, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api-client';
 import { focusAfterRemoval, focusWhenLost } from '../../../lib/focus-management';
 import { LIBRARY_TITLE_ID } from '../utils/focus-targets';
 import { Button } from '../../../components/ui/button';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '../../../components/ui/alert-dialog';
 
 interface Props {
   personalityId: string;
@@ -20,6 +30,9 @@ interface Props {
 
 export function CardRemovalDialog({ personalityId, removal, trigger, confirm, toasts }: Props) {
   const button = useRef<HTMLButtonElement>(null);
+  const [open, setOpen] = useState(false);
+  // Mounted from the first opening on, so closing still animates and gives focus back.
+  const [asked, setAsked] = useState(false);
 
   const onConfirm = () => {
     const stopWaiting = focusAfterRemoval(button.current?.closest('li'), () => document.getElementById(LIBRARY_TITLE_ID));
@@ -34,25 +47,49 @@ export function CardRemovalDialog({ personalityId, removal, trigger, confirm, to
     });
   };
 
+  // The same confirmation as ConfirmDialog (components/ui/confirm-dialog.tsx), with a trigger of
+  // its own: Radix's trigger would need the dialog mounted.
   return (
-    <ConfirmDialog
-      trigger={
-        <Button
-          ref={button}
-          variant="ghost"
-          size="icon"
-          className={trigger.className}
-          aria-label={trigger.label}
-          title={trigger.title}
-          disabled={removal.isPending}
-        >
-          {trigger.icon}
-        </Button>
-      }
-      title={confirm.title}
-      description={confirm.description}
-      confirmLabel={confirm.label}
-      onConfirm={onConfirm}
-    />
+    <>
+      <Button
+        ref={button}
+        variant="ghost"
+        size="icon"
+        className={trigger.className}
+        aria-label={trigger.label}
+        title={trigger.title}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        disabled={removal.isPending}
+        onClick={() => {
+          setAsked(true);
+          setOpen(true);
+        }}
+      >
+        {trigger.icon}
+      </Button>
+      {asked && (
+        <AlertDialog open={open} onOpenChange={setOpen}>
+          <AlertDialogContent
+            onCloseAutoFocus={(event) => {
+              // Back to the trigger, as Radix does for its own (a removed card's focus moves on above).
+              event.preventDefault();
+              button.current?.focus();
+            }}
+          >
+            <AlertDialogHeader>
+              <AlertDialogTitle className="[overflow-wrap:anywhere]">{confirm.title}</AlertDialogTitle>
+              <AlertDialogDescription className="[overflow-wrap:anywhere]">{confirm.description}</AlertDialogDescription>
+            </AlertDialogHeader>
+            <AlertDialogFooter>
+              <AlertDialogCancel>Cancel</AlertDialogCancel>
+              <AlertDialogAction variant="destructive" onClick={onConfirm}>
+                {confirm.label}
+              </AlertDialogAction>
+            </AlertDialogFooter>
+          </AlertDialogContent>
+        </AlertDialog>
+      )}
+    </>
   );
 }

@@ -2,7 +2,7 @@
 // create form and the grid; or, when ?chat={id} is set, that personality's conversation.
 // Other features plug in through props, so this feature imports none of them: the route passes
 // the conversation view and the documents modal opener.
-import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ArrowLeftIcon, FileUpIcon, LogInIcon, PlusIcon } from 'lucide-react';
@@ -15,15 +15,19 @@ import { personalityKeys } from '../api/personality-keys';
 import { useChatParam } from '../hooks/use-chat-param';
 import { LIBRARY_TITLE_ID, startChatButtonId } from '../utils/focus-targets';
 import { PersonalityCreateForm } from './personality-create-form';
-import { PersonalityGrid } from './personality-grid';
+import { initialLibraryView, PAGE_SIZE, PersonalityGrid, type LibraryView } from './personality-grid';
+import type { ShareActionOptions } from './personality-card';
 
 interface Props {
   /** Renders the conversation screen for the chosen personality; `onBack` returns to the grid. */
   renderConversation: (personality: Personality, onBack: () => void) => ReactNode;
   /** The owner's "Docs" button; the documents modal is wired here by the route. */
   onOpenDocuments?: (personality: Personality) => void;
-  /** The owner's Share action on a card; `onChanged` refreshes the library after a change. */
-  renderShareAction?: (personality: Personality, onChanged: () => void) => ReactNode;
+  /**
+   * The owner's Share action on a card; `onChanged` refreshes the library after a change. Called
+   * when the card's Share button is first pressed: `options.defaultOpen` asks for the dialog open.
+   */
+  renderShareAction?: (personality: Personality, onChanged: () => void, options: ShareActionOptions) => ReactNode;
 }
 
 const noop = () => {};
@@ -48,6 +52,20 @@ export function PersonalitiesDashboard({ renderConversation, onOpenDocuments = n
   useEffect(() => onPersonalityMissing(refreshLibrary), [refreshLibrary]);
   const addButton = useRef<HTMLButtonElement>(null);
   const title = useRef<HTMLHeadingElement>(null);
+  // The search and how many cards are shown outlive a visit to a conversation.
+  const [libraryView, setLibraryView] = useState<LibraryView>(initialLibraryView);
+
+  // The cards are memoized: they get handlers that stay the same from render to render.
+  const handlers = useRef({ openChat, onOpenDocuments });
+  useLayoutEffect(() => {
+    handlers.current = { openChat, onOpenDocuments };
+  });
+  const onStartChat = useCallback((p: Personality) => handlers.current.openChat(p.id), []);
+  const openDocuments = useCallback((p: Personality) => handlers.current.onOpenDocuments(p), []);
+  const shareAction = useCallback(
+    (p: Personality, options: ShareActionOptions) => renderShareAction?.(p, refreshLibrary, options),
+    [renderShareAction, refreshLibrary],
+  );
 
   // Leaving a conversation (Back, or the browser's back button): focus goes to that
   // personality's Start Chat button, where the person left the library (its title if it is gone).
@@ -59,11 +77,19 @@ export function PersonalitiesDashboard({ renderConversation, onOpenDocuments = n
     }
     const id = leftChat.current;
     if (!id || !list.data) return;
+    const startChat = document.getElementById(startChatButtonId(id));
+    // Opened from a link, or no longer in the search's results: the library shows it first.
+    const index = list.data.findIndex((p) => p.id === id);
+    const needed = Math.ceil((index + 1) / PAGE_SIZE) * PAGE_SIZE;
+    if (!startChat && index >= 0 && (libraryView.query !== '' || libraryView.limit < needed)) {
+      setLibraryView({ query: '', limit: Math.max(libraryView.limit, needed) });
+      return;
+    }
     leftChat.current = null;
     // Back in the library: what changed meanwhile (a rename, a delete in another tab) shows.
     refreshLibrary();
-    (document.getElementById(startChatButtonId(id)) ?? title.current)?.focus();
-  }, [chatId, list.data, refreshLibrary]);
+    (startChat ?? title.current)?.focus();
+  }, [chatId, list.data, refreshLibrary, libraryView]);
 
   // "Add Personality" is disabled while its form is open: when the form closes (Cancel, or the
   // personality was created), focus goes back to it.
@@ -81,9 +107,11 @@ export function PersonalitiesDashboard({ renderConversation, onOpenDocuments = n
       isRetrying={list.isFetching}
       onRetry={() => void list.refetch()}
       signedIn={signedIn}
-      onStartChat={(p) => openChat(p.id)}
-      onOpenDocuments={onOpenDocuments}
-      renderShareAction={renderShareAction && ((p) => renderShareAction(p, refreshLibrary))}
+      onStartChat={onStartChat}
+      onOpenDocuments={openDocuments}
+      renderShareAction={renderShareAction && shareAction}
+      view={libraryView}
+      onViewChange={setLibraryView}
     />
   );
 

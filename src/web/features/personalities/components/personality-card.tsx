@@ -1,8 +1,10 @@
 // One personality in the grid: name, badges, description with safe links, and the actions the
 // viewer may take. Owner actions (edit, delete) appear on hover, on keyboard focus, and always
 // on touch screens, which cannot hover.
-import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
-import { EyeIcon, FileDownIcon, FileTextIcon, MessageCircleIcon, PencilIcon } from 'lucide-react';
+// A library shows hundreds of cards: what only some people open (the Share, Delete and Export
+// dialogs, the edit form) is mounted when first opened, not with every card.
+import { lazy, memo, Suspense, useRef, useState, type ReactNode } from 'react';
+import { EyeIcon, FileDownIcon, FileTextIcon, MessageCircleIcon, PencilIcon, Share2Icon } from 'lucide-react';
 import { messages } from '../../../../shared/messages';
 import type { Personality } from '../../../../shared/schemas/personality';
 import { SafeLinks } from '../../../lib/safe-links';
@@ -17,13 +19,21 @@ import { DeletePersonalityDialog } from './delete-personality-dialog';
 import { LeaveShareDialog } from './leave-share-dialog';
 import { cardUrls } from '../api/import-card';
 
-interface Props {
+export interface ShareActionOptions {
+  /** The dialog opens as it mounts: the card mounts it when its Share button is first pressed. */
+  defaultOpen: boolean;
+}
+
+export interface PersonalityCardProps {
   personality: Personality;
   signedIn: boolean;
   onStartChat: (personality: Personality) => void;
   onOpenDocuments: (personality: Personality) => void;
-  /** The owner's Share button and dialog, supplied by the route (features do not import each other). */
-  renderShareAction?: (personality: Personality) => ReactNode;
+  /**
+   * The owner's Share button and dialog, supplied by the route (features do not import each
+   * other). Called only once the card's own Share button was pressed, with defaultOpen: true.
+   */
+  renderShareAction?: (personality: Personality, options: ShareActionOptions) => ReactNode;
 }
 
 // The export dialog is fetched the first time an owner opens it, not with the first page.
@@ -32,9 +42,17 @@ const ExportCardDialog = lazy(() => import('./export-card-dialog'));
 const ownerActionClass =
   'size-8 text-muted-foreground hover:text-foreground opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100 focus-visible:opacity-100 [@media(hover:none)]:opacity-100';
 
-export function PersonalityCard({ personality: p, signedIn, onStartChat, onOpenDocuments, renderShareAction }: Props) {
+export const PersonalityCard = memo(function PersonalityCard({
+  personality: p,
+  signedIn,
+  onStartChat,
+  onOpenDocuments,
+  renderShareAction,
+}: PersonalityCardProps) {
   const [editing, setEditing] = useState(false);
   const [exporting, setExporting] = useState(false);
+  // The Share dialog (the viewer's role, the sharing level, the people) mounts on first use.
+  const [sharing, setSharing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   const titleId = `personality-${p.id}-name`;
 
@@ -152,7 +170,23 @@ export function PersonalityCard({ personality: p, signedIn, onStartChat, onOpenD
                   <FileTextIcon aria-hidden />
                   Docs
                 </Button>
-                {renderShareAction?.(p)}
+                {renderShareAction &&
+                  (sharing ? (
+                    renderShareAction(p, { defaultOpen: true })
+                  ) : (
+                    // Looks and reads as the Share dialog's own button, which replaces it when pressed.
+                    <Button
+                      variant="outline"
+                      size="icon"
+                      aria-label={`Share ${p.name}`}
+                      aria-haspopup="dialog"
+                      aria-expanded={false}
+                      title="Share"
+                      onClick={() => setSharing(true)}
+                    >
+                      <Share2Icon aria-hidden />
+                    </Button>
+                  ))}
               </>
             ) : (
               signedIn && (
@@ -167,4 +201,4 @@ export function PersonalityCard({ personality: p, signedIn, onStartChat, onOpenD
       )}
     </Card>
   );
-}
+});

@@ -2,17 +2,31 @@
 // (one column on phones, two on tablets, three on desktops). A library of more than a few rows
 // gets a search box: with hundreds of public personalities listed first, a person's own ones are
 // otherwise hundreds of cards down.
-import { useId, useState, type ReactNode } from 'react';
+// A large library is rendered a page at a time: the first PAGE_SIZE cards at once, more as the
+// person scrolls near the end or presses "Show more personalities". The search always covers every
+// personality, shown or not yet (a popular instance lists hundreds of public ones to every visitor).
+import { memo, startTransition, useCallback, useEffect, useId, useMemo, useRef, useState, type Dispatch, type ReactNode, type SetStateAction } from 'react';
 import { RotateCwIcon, SearchIcon, SparklesIcon } from 'lucide-react';
 import { messages } from '../../../../shared/messages';
 import type { Personality } from '../../../../shared/schemas/personality';
 import { errorMessage } from '../../../lib/api-client';
+import { firstFocusable } from '../../../lib/focus-management';
 import { Alert, AlertDescription, AlertTitle } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { matchesSearch } from '../utils/library-search';
-import { PersonalityCard } from './personality-card';
+import { searchText, searchWords, textMatches } from '../utils/library-search';
+import { PersonalityCard, type PersonalityCardProps, type ShareActionOptions } from './personality-card';
+
+/**
+ * What the person has done to the grid: the search typed and how many cards are shown. The
+ * dashboard keeps it, so leaving for a conversation and coming back finds the library as it was.
+ */
+export interface LibraryView {
+  query: string;
+  /** How many of the matching personalities are shown (a multiple of PAGE_SIZE). */
+  limit: number;
+}
 
 interface Props {
   personalities: Personality[] | undefined;
@@ -23,16 +37,27 @@ interface Props {
   signedIn: boolean;
   onStartChat: (personality: Personality) => void;
   onOpenDocuments: (personality: Personality) => void;
-  renderShareAction?: (personality: Personality) => ReactNode;
+  renderShareAction?: (personality: Personality, options: ShareActionOptions) => ReactNode;
+  view: LibraryView;
+  onViewChange: Dispatch<SetStateAction<LibraryView>>;
 }
 
 const gridClass = 'grid grid-cols-1 gap-5 sm:grid-cols-2 xl:grid-cols-3';
 /** More personalities than three rows of the widest grid: the search box is shown. */
 export const SEARCH_FROM = 10;
+/**
+ * Cards rendered at first and added at a time: whole rows of one, two or three columns. 60, not
+ * fewer: a person's own private personalities come after every public one (spec: public first), and
+ * a page of 24 put them out of sight below a modest catalogue; 60 cards still draw in well under a
+ * second where 1,000 took 16 s.
+ */
+export const PAGE_SIZE = 60;
+export const initialLibraryView: LibraryView = { query: '', limit: PAGE_SIZE };
+/** The next page is added when its button comes within this distance of the screen. */
+const AUTO_MORE_MARGIN = '0px 0px 800px 0px';
 
 export function PersonalityGrid(props: Props) {
   const { personalities, isPending, error, signedIn } = props;
-  const [query, setQuery] = useState('');
   const searchId = useId();
 
   if (error && !personalities) {
@@ -85,8 +110,63 @@ export function PersonalityGrid(props: Props) {
     );
   }
 
-  const searching = personalities.length >= SEARCH_FROM && query.trim() !== '';
-  const shown = searching ? personalities.filter((p) => matchesSearch(p, query)).length : personalities.length;
+  return <LoadedGrid {...props} personalities={personalities} searchId={searchId} />;
+}
+
+function LoadedGrid(props: Props & { personalities: Personality[]; searchId: string }) {
+  const { personalities, signedIn, searchId, view, onViewChange } = props;
+  const { query } = view;
+  // Folded once per list, not per card per keystroke.
+  const haystacks = useMemo(() => new Map(personalities.map((p) => [p.id, searchText(p)])), [personalities]);
+  const words = searchWords(query);
+  const searching = personalities.length >= SEARCH_FROM && words.length > 0;
+  const matching = searching ? personalities.filter((p) => textMatches(haystacks.get(p.id)!, words)) : personalities;
+  const shownCount = Math.min(matching.length, view.limit);
+  const shownIds = new Set(matching.slice(0, shownCount).map((p) => p.id));
+
+  // Cards shown once stay mounted, hidden while a search leaves them out: a card's open edit
+  // form keeps its text. Cards never shown are not rendered at all.
+  const [kept, setKept] = useState<ReadonlySet<string>>(() => new Set());
+  const newlyShown = [...shownIds].filter((id) => !kept.has(id));
+  if (newlyShown.length > 0) setKept(new Set([...kept, ...newlyShown]));
+  const mounted = personalities.filter((p) => shownIds.has(p.id) || kept.has(p.id));
+
+  const list = useRef<HTMLUListElement>(null);
+  const focusFrom = useRef<number | null>(null);
+  const more = useCallback(() => onViewChange((v) => ({ ...v, limit: v.limit + PAGE_SIZE })), [onViewChange]);
+  const showMore = () => {
+    // Pressed: focus goes on to the first card added, where a keyboard user continues.
+    focusFrom.current = shownCount;
+    more();
+  };
+  useEffect(() => {
+    const from = focusFrom.current;
+    if (from === null) return;
+    focusFrom.current = null;
+    const items = list.current?.querySelectorAll<HTMLLIElement>(':scope > li:not([hidden])');
+    firstFocusable(items?.[from])?.focus();
+  }, [shownCount]);
+
+  // Scrolling near the end adds the next page. Observed again after each page: if the button is
+  // still near (a tall screen), the next one is added too.
+  const moreButton = useRef<HTMLButtonElement>(null);
+  const hasMore = shownCount < matching.length;
+  useEffect(() => {
+    const target = moreButton.current;
+    if (!hasMore || !target || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) {
+          observer.disconnect();
+          startTransition(more);
+        }
+      },
+      { rootMargin: AUTO_MORE_MARGIN },
+    );
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [hasMore, shownCount, more]);
+
   return (
     <div className="grid gap-4">
       {personalities.length >= SEARCH_FROM && (
@@ -96,33 +176,56 @@ export function PersonalityGrid(props: Props) {
           </label>
           <div className="relative max-w-sm">
             <SearchIcon className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
-            <Input id={searchId} type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Search by name or description" className="pl-9" />
+            <Input
+              id={searchId}
+              type="search"
+              value={query}
+              onChange={(e) => onViewChange((v) => ({ ...v, query: e.target.value }))}
+              placeholder="Search by name or description"
+              className="pl-9"
+            />
           </div>
           {/* Announced as the list narrows. */}
           <p role="status" className="text-sm text-muted-foreground">
-            {searching ? (shown === 0 ? `No personalities match "${query.trim()}".` : `${shown} of ${personalities.length} personalities`) : ''}
+            {searching ? (matching.length === 0 ? `No personalities match "${query.trim()}".` : `${matching.length} of ${personalities.length} personalities`) : ''}
           </p>
         </div>
       )}
-      <ul className={gridClass} aria-label="Personalities">
-        {personalities.map((p) => (
-          // A card being edited (it holds a form) takes the whole row, so the form has room. Cards
-          // a search leaves out are hidden, not removed: a card's open edit form keeps its text.
-          <li
+      <ul ref={list} className={gridClass} aria-label="Personalities">
+        {mounted.map((p) => (
+          // A card being edited (it holds a form) takes the whole row, so the form has room.
+          <GridItem
             key={p.id}
-            hidden={searching && !matchesSearch(p, query)}
-            className="grid min-w-0 grid-cols-[minmax(0,1fr)] has-[form]:col-span-full"
-          >
-            <PersonalityCard
-              personality={p}
-              signedIn={signedIn}
-              onStartChat={props.onStartChat}
-              onOpenDocuments={props.onOpenDocuments}
-              renderShareAction={props.renderShareAction}
-            />
-          </li>
+            personality={p}
+            hidden={!shownIds.has(p.id)}
+            signedIn={signedIn}
+            onStartChat={props.onStartChat}
+            onOpenDocuments={props.onOpenDocuments}
+            renderShareAction={props.renderShareAction}
+          />
         ))}
       </ul>
+      {hasMore && (
+        <div className="flex flex-col items-center gap-2 py-2">
+          <p className="text-sm text-muted-foreground">
+            Showing {shownCount} of {matching.length} personalities
+          </p>
+          <Button ref={moreButton} variant="outline" onClick={showMore}>
+            Show more personalities
+          </Button>
+        </div>
+      )}
     </div>
   );
 }
+
+type GridItemProps = PersonalityCardProps & { hidden: boolean };
+
+// Memoized: typing a search or adding a page re-renders the grid, not the cards already there.
+const GridItem = memo(function GridItem({ hidden, ...card }: GridItemProps) {
+  return (
+    <li hidden={hidden} className="grid min-w-0 grid-cols-[minmax(0,1fr)] has-[form]:col-span-full">
+      <PersonalityCard {...card} />
+    </li>
+  );
+});

@@ -29,15 +29,17 @@ interface Props {
   /** Called after the level changed, so the library can show the new badge. */
   onChanged?: () => void;
   triggerClassName?: string;
+  /** Open as it mounts (a library card mounts the dialog when its Share button is first pressed). */
+  defaultOpen?: boolean;
 }
 
 function approvalRequired() {
   toast.warning(messages.sharing.adminApprovalRequired, { description: messages.sharing.adminApprovalHint });
 }
 
-export function ShareDialog({ personality, onChanged, triggerClassName }: Props) {
+export function ShareDialog({ personality, onChanged, triggerClassName, defaultOpen = false }: Props) {
   const { isAdmin } = useViewer();
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(defaultOpen);
   const update = useUpdateSharing();
 
   // The level shown: the library's value, replaced by each answer from the server until the
