@@ -48,8 +48,9 @@ export const SEARCH_FROM = 10;
 /**
  * Cards rendered at first and added at a time: whole rows of one, two or three columns. 60, not
  * fewer: a person's own private personalities come after every public one (spec: public first), and
- * a page of 24 put them out of sight below a modest catalogue; 60 cards still draw in well under a
- * second where 1,000 took 16 s.
+ * a page of 24 put them out of sight below a modest catalogue. Measured at 1,000 (admin): cards painted
+ * 3.0 s after the load began with 60, 2.5 s with 24, 16 s with all; the list's arrival to painted
+ * cards 0.5-0.8 s.
  */
 export const PAGE_SIZE = 60;
 export const initialLibraryView: LibraryView = { query: '', limit: PAGE_SIZE };
