@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const benchmarks = ['retrieval-quality.bench.ts', 'retrieval-scale.bench.ts', 'first-token.bench.ts', 'ingest.bench.ts', 'upload-memory.bench.ts', 'moderation.bench.ts', 'first-page.bench.ts', 'voice-turn.bench.ts', 'transcription.bench.ts', 'multi-process.bench.ts', 'open-mic.bench.ts', 'vad-detection.bench.ts'];
+const benchmarks = ['retrieval-quality.bench.ts', 'retrieval-scale.bench.ts', 'first-token.bench.ts', 'ingest.bench.ts', 'upload-memory.bench.ts', 'moderation.bench.ts', 'first-page.bench.ts', 'voice-turn.bench.ts', 'transcription.bench.ts', 'multi-process.bench.ts', 'open-mic.bench.ts', 'vad-detection.bench.ts', 'reply-render.bench.ts'];
 const only = process.argv.slice(2);
 
 let failed = 0;

@@ -89,7 +89,7 @@ export const ChatMessage = memo(function ChatMessage({ message: m, personalityNa
             ))}
           </span>
         ) : m.content ? (
-          <MarkdownContent text={m.content} />
+          <MarkdownContent text={m.content} streaming={m.streaming} />
         ) : null /* stopped before its first word: the Stopped mark below is the whole reply */}
         {(m.offline || m.kind === 'stopped') && (
           <div className="flex flex-wrap gap-1.5 text-xs text-muted-foreground">

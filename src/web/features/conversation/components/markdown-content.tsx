@@ -12,6 +12,7 @@ import { ImageOffIcon } from 'lucide-react';
 import { safeHref } from '../../../lib/safe-links';
 import { cn } from '../../../lib/cn';
 import { markDoNotRead, rehypeDoNotRead } from '../utils/do-not-read-markdown';
+import { streamingBlocks } from '../utils/streaming-blocks';
 import { CopyButton } from './copy-button';
 
 // Styled paragraphs, not <h*>: a reply's headings are not part of the page's outline. The class
@@ -165,14 +166,24 @@ function rehypeFootnoteLabel(prefix: string) {
   };
 }
 
+interface Props {
+  text: string;
+  /**
+   * The reply is still streaming in: its finished blocks are parsed once, only the last one again
+   * as words arrive (utils/streaming-blocks.ts). A complete reply is parsed whole.
+   */
+  streaming?: boolean;
+  className?: string;
+}
+
 /**
  * Memoized: parsing Markdown is the costly part of drawing the log, and a streamed reply changes
  * many times a second; the messages that did not change are not parsed again.
  */
-export const MarkdownContent = memo(function MarkdownContent({ text, className }: { text: string; className?: string }) {
+export const MarkdownContent = memo(function MarkdownContent({ text, streaming = false, className }: Props) {
   // Footnote ids differ per reply: two replies with a footnote 1 must not share an id.
   const prefix = `r${useId().replace(/[^a-zA-Z0-9]/g, '')}-`;
-  const rehypePlugins = useMemo(() => [rehypeDoNotRead, rehypeFootnoteLabel(prefix)], [prefix]);
+  const source = markDoNotRead(text);
   return (
     <div
       // A reply may be in a right-to-left language: its direction follows its first words (and
@@ -184,9 +195,22 @@ export const MarkdownContent = memo(function MarkdownContent({ text, className }
         className,
       )}
     >
-      <Markdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} remarkRehypeOptions={{ clobberPrefix: prefix }} components={components}>
-        {markDoNotRead(text)}
-      </Markdown>
+      {streaming ? (
+        // Keyed by position: a block's text only grows while it is the last one, then stays.
+        streamingBlocks(source).map((block, i) => <MarkdownBlock key={i} source={block} prefix={`${prefix}b${i}-`} />)
+      ) : (
+        <MarkdownBlock source={source} prefix={prefix} />
+      )}
     </div>
+  );
+});
+
+/** One parse of Markdown (already through markDoNotRead); memoized, so an unchanged block is not parsed again. */
+const MarkdownBlock = memo(function MarkdownBlock({ source, prefix }: { source: string; prefix: string }) {
+  const rehypePlugins = useMemo(() => [rehypeDoNotRead, rehypeFootnoteLabel(prefix)], [prefix]);
+  return (
+    <Markdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} remarkRehypeOptions={{ clobberPrefix: prefix }} components={components}>
+      {source}
+    </Markdown>
   );
 });
