@@ -251,6 +251,18 @@ test.describe('with a language model (the loopback fake)', () => {
       await expect(reply).toHaveAttribute('data-kind', 'fallback');
       const text = (await reply.locator('p').first().textContent()) ?? '';
       expect(messages.chat.fallbackReplies).toContain(text);
+      // A model that breaks off part-way: its words stay, marked Cut off (not Stopped: nobody
+      // pressed Stop), and a reload shows the same.
+      server.fake.set({ mode: 'break', reply: 'Alpha bravo charlie delta echo foxtrot', delayMs: 0 });
+      await messageBox(page, name).fill('Spell it out');
+      await messageBox(page, name).press('Enter');
+      const cut = log.locator('li[data-sender="personality"]').last();
+      await expect(cut).toHaveAttribute('data-kind', 'cut_off');
+      await expect(cut).toContainText('Alpha bravo charlie');
+      await expect(cut.getByText('Cut off')).toBeVisible();
+      await page.reload();
+      await page.getByRole('tab', { name: 'Text Chat' }).click();
+      await expect(log.locator('li[data-sender="personality"]').last()).toHaveAttribute('data-kind', 'cut_off');
       server.fake.set({ mode: 'reply', reply: DEFAULT_FAKE_REPLY });
       await messageBox(page, name).fill('Try again');
       await messageBox(page, name).press('Enter');

@@ -30,11 +30,20 @@ export const documentReferenceSchema = z.object({
 });
 export type DocumentReference = z.infer<typeof documentReferenceSchema>;
 
-export const MESSAGE_KINDS = ['message', 'greeting', 'fallback', 'stopped'] as const;
+export const MESSAGE_KINDS = ['message', 'greeting', 'fallback', 'stopped', 'cut_off'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
+/**
+ * Replies a model wrote, whole or in part, that go back to it as the conversation's history: not a
+ * greeting, nor a fallback line the model never said.
+ */
+export function isModelHistory(kind: string): boolean {
+  return kind === 'message' || kind === 'stopped' || kind === 'cut_off';
+}
+
 /** The spec's Chat message. kind: greeting (never sent back to the model), fallback (in-character
- * reply added after a model failure), stopped (a reply the person stopped part-way). */
+ * reply added after a model failure), stopped (a reply the person stopped part-way), cut_off (a
+ * reply the model broke off part-way: it failed or fell silent; the words it sent are kept). */
 export const chatMessageSchema = z.object({
   id: z.string(),
   sender: z.enum(['user', 'personality']),

@@ -194,7 +194,7 @@ describe('chat with a language model', () => {
     expect(sent.some((m) => m.content === error.fallback)).toBe(false);
   });
 
-  it('keeps the words of a reply that broke off, saved as stopped, instead of swapping them for a canned line', async () => {
+  it('keeps the words of a reply that broke off, saved as cut off, instead of swapping them for a canned line; the model sees them next time', async () => {
     fake.set({ mode: 'break', reply: 'Alpha bravo charlie delta echo foxtrot golf hotel' });
     const owner = await server.user();
     const id = await createPersonality(owner, 'Ada Lovelace');
@@ -202,8 +202,20 @@ describe('chat with a language model', () => {
     const error = eventOf(res, 'error')!;
     expect(error).toMatchObject({ code: 'MODEL_FAILED', message: 'Failed to get AI response. Please try again.', partial: true, fallback: 'Alpha bravo charlie delta ' });
     const saved = await owner.get(`/api/conversations/${eventOf(res, 'start')!.conversationId}`);
-    expect(saved.body.conversation.messages.at(-1)).toMatchObject({ kind: 'stopped', content: 'Alpha bravo charlie delta ', sender: 'personality' });
+    // Cut off, not stopped: the person did not stop it.
+    expect(saved.body.conversation.messages.at(-1)).toMatchObject({ kind: 'cut_off', content: 'Alpha bravo charlie delta ', sender: 'personality' });
     expect(error.messageId).toBe(saved.body.conversation.messages.at(-1).id);
+
+    // The words it did say are part of the conversation the model is sent next.
+    fake.set({ mode: 'reply', reply: 'A fine question, my friend.', delayMs: 0 });
+    fake.requests.length = 0;
+    await chat(owner, id, { conversationId: eventOf(res, 'start')!.conversationId, message: 'Go on' });
+    const sent = fake.requests[0]!.body.messages!;
+    expect(sent.slice(1).map((m) => [m.role, m.content])).toEqual([
+      ['user', 'Spell it out'],
+      ['assistant', 'Alpha bravo charlie delta '],
+      ['user', 'Go on'],
+    ]);
   });
 
   it('gives up on a model that falls silent mid-reply (LLM_IDLE_TIMEOUT_MS), keeping what it said', async () => {

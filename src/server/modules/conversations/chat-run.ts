@@ -168,7 +168,7 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
    * when not (a pooled PostgreSQL connection ran it first, or the message's save failed or was
    * retried), nothing was added, and it is sent again once the message is known to be saved.
    */
-  const save = async (content: string, kind: 'message' | 'stopped' | 'fallback', refs: DocumentReference[]): Promise<{ messageId: string | null; failed: boolean }> => {
+  const save = async (content: string, kind: 'message' | 'stopped' | 'cut_off' | 'fallback', refs: DocumentReference[]): Promise<{ messageId: string | null; failed: boolean }> => {
     const asking = persist();
     if (!viewer || !conversationId) return { messageId: null, failed: (await asking) === 'failed' };
     // Strictly after the question, whatever the clock says.
@@ -224,7 +224,7 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
       // An offline reply that says its documents hold nothing on the question cites none of them
       // (the passages it was given are not where an answer came from).
       const references = () => (responder.mode === 'offline' && isDeclined(text) ? [] : ex.documents);
-      const checkAndSave = async (kind: 'message' | 'stopped'): Promise<{ withheld: ChatStreamEvent } | { messageId: string | null; failed: boolean }> => {
+      const checkAndSave = async (kind: 'message' | 'stopped' | 'cut_off'): Promise<{ withheld: ChatStreamEvent } | { messageId: string | null; failed: boolean }> => {
         const verdict = await deps.moderation?.checkAndFlag(ex.personality.id, 'reply', text);
         if (!verdict?.severe) return save(text, kind, references());
         const withheld = messages.moderation.replyWithheld;
@@ -263,9 +263,10 @@ export function createChatRun(deps: RunDeps, viewer: Viewer | null, ex: Exchange
         settled = true;
         logger.warn(`chat reply failed (personality ${ex.personality.id})`, err instanceof Error ? err.message : err);
         if (replied && text.trim()) {
-          // It broke off after some words: those the person saw are kept (as a stopped reply),
-          // checked like a completed one, rather than swapped for a canned line.
-          const kept = await checkAndSave('stopped');
+          // It broke off after some words: those the person saw are kept (marked cut off, not
+          // stopped: the person did not stop it), checked like a completed one, rather than
+          // swapped for a canned line.
+          const kept = await checkAndSave('cut_off');
           if ('withheld' in kept) {
             yield kept.withheld;
             return;

@@ -11,7 +11,7 @@ import { AppError } from '../../lib/errors';
 import { messages } from '../../../shared/messages';
 import { limits } from '../../../shared/limits';
 import { referenceName } from '../../../shared/document-reference';
-import type { DocumentReference, HistoryItem, PromptPreview } from '../../../shared/schemas/conversations';
+import { isModelHistory, type DocumentReference, type HistoryItem, type PromptPreview } from '../../../shared/schemas/conversations';
 import type { ChatResponder, ChatTurn } from '../../ai/providers';
 import { isUuid, loadVisiblePersonality } from '../personalities/personality-access';
 import type { QuestionService } from '../questions/questions.service';
@@ -121,7 +121,7 @@ export function createChatService(deps: ChatDeps) {
       const replaced = viewer && input.replaces?.length ? new Set(input.replaces.map((id) => turnMessageId(viewer.id, id))) : null;
       const withdrawn = replaced ? saved.messages.findIndex((m) => replaced.has(m.id)) : -1;
       const turns: HistoryTurn[] = (withdrawn >= 0 ? saved.messages.slice(0, withdrawn) : saved.messages)
-        .filter((m) => m.kind === 'message' || m.kind === 'stopped')
+        .filter((m) => isModelHistory(m.kind))
         .map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.content }));
       return { turns: boundHistory(turns), title: saved.title };
     }

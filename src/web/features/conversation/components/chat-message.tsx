@@ -91,7 +91,7 @@ export const ChatMessage = memo(function ChatMessage({ message: m, personalityNa
         ) : m.content ? (
           <MarkdownContent text={m.content} streaming={m.streaming} />
         ) : null /* stopped before its first word: the Stopped mark below is the whole reply */}
-        {(m.offline || m.kind === 'stopped') && (
+        {(m.offline || m.kind === 'stopped' || m.kind === 'cut_off') && (
           <div className="flex flex-wrap gap-1.5 text-xs text-muted-foreground">
             {m.offline && (
               <span className="rounded-full border px-2 py-0.5" title={texts.chat.offlineModeLabel} data-testid="responder-mode">
@@ -99,6 +99,12 @@ export const ChatMessage = memo(function ChatMessage({ message: m, personalityNa
               </span>
             )}
             {m.kind === 'stopped' && <span className="rounded-full border px-2 py-0.5">Stopped</span>}
+            {m.kind === 'cut_off' && (
+              // The person did not stop it: the AI service failed or fell silent part-way.
+              <span className="rounded-full border px-2 py-0.5" title="The AI service stopped answering part-way: the words it sent are kept.">
+                Cut off
+              </span>
+            )}
           </div>
         )}
         <DocumentReferences references={m.documentReferences} onOpenSource={onOpenSource} />

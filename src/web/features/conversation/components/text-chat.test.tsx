@@ -357,7 +357,10 @@ describe('when it goes wrong', () => {
     await user.type(box, 'Spell it{Enter}');
     expect(await screen.findByText(messages.chat.aiFailed)).toBeInTheDocument();
     const last = within(log()).getAllByRole('listitem').at(-1)!;
-    expect(last).toHaveAttribute('data-kind', 'stopped');
+    // Marked Cut off, not Stopped: the person did not stop it.
+    expect(last).toHaveAttribute('data-kind', 'cut_off');
+    expect(within(last).getByText('Cut off')).toBeInTheDocument();
+    expect(within(last).queryByText('Stopped')).toBeNull();
     expect(last.querySelector('p')!.textContent).toBe('Alpha bravo');
   });
 

@@ -164,10 +164,10 @@ export function useChatSession(options: ChatSessionOptions) {
           case 'error':
             ended = true;
             toast.error(event.saveFailed ? `${event.message} ${event.saveFailed}` : event.message);
-            // Broken off after some words: they stay, marked Stopped (as saved); else the fallback.
+            // Broken off after some words: they stay, marked Cut off (as saved); else the fallback.
             patch(replyId, (m) =>
               event.partial
-                ? { ...m, content: event.fallback, kind: 'stopped', streaming: false }
+                ? { ...m, content: event.fallback, kind: 'cut_off', streaming: false }
                 : { ...m, content: event.fallback, kind: 'fallback', documentReferences: [], streaming: false },
             );
             onReply?.({ id: replyId, text: event.fallback, final: true });

@@ -6,11 +6,11 @@
 // limit, which a long conversation in Japanese or Arabic reached (every message then refused with
 // "The request is too large"), and the server would have dropped the rest anyway.
 import { limits } from '../../../../shared/limits';
-import type { HistoryItem } from '../../../../shared/schemas/conversations';
+import { isModelHistory, type HistoryItem } from '../../../../shared/schemas/conversations';
 import type { LogMessage } from './log-message';
 
 export function historyFrom(messages: LogMessage[]): HistoryItem[] {
-  const usable = messages.filter((m) => !m.streaming && (m.kind === 'message' || m.kind === 'stopped') && m.content.trim());
+  const usable = messages.filter((m) => !m.streaming && isModelHistory(m.kind) && m.content.trim());
   const kept: HistoryItem[] = [];
   let budget = limits.chatHistoryMaxChars;
   for (let i = usable.length - 1; i >= 0 && kept.length < limits.chatHistoryMaxMessages && budget > 0; i--) {
