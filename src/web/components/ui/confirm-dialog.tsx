@@ -23,22 +23,34 @@ interface ConfirmDialogProps {
   onConfirm: () => void;
 }
 
-export function ConfirmDialog({ trigger, title, description, confirmLabel, onConfirm }: ConfirmDialogProps) {
+export function ConfirmDialog({ trigger, ...content }: ConfirmDialogProps) {
   return (
     <AlertDialog>
       <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle className="[overflow-wrap:anywhere]">{title}</AlertDialogTitle>
-          <AlertDialogDescription className="[overflow-wrap:anywhere]">{description}</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction variant="destructive" onClick={onConfirm}>
-            {confirmLabel}
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
+      <ConfirmDialogContent {...content} />
     </AlertDialog>
+  );
+}
+
+type ConfirmDialogContentProps = Omit<ConfirmDialogProps, 'trigger'> & {
+  /** Where focus goes when it closes (Radix gives it back to its own trigger; a caller without one says). */
+  onCloseAutoFocus?: (event: Event) => void;
+};
+
+/** The dialog itself, for a caller that opens it without a Radix trigger (card-removal-dialog.tsx). */
+export function ConfirmDialogContent({ title, description, confirmLabel, onConfirm, onCloseAutoFocus }: ConfirmDialogContentProps) {
+  return (
+    <AlertDialogContent onCloseAutoFocus={onCloseAutoFocus}>
+      <AlertDialogHeader>
+        <AlertDialogTitle className="[overflow-wrap:anywhere]">{title}</AlertDialogTitle>
+        <AlertDialogDescription className="[overflow-wrap:anywhere]">{description}</AlertDialogDescription>
+      </AlertDialogHeader>
+      <AlertDialogFooter>
+        <AlertDialogCancel>Cancel</AlertDialogCancel>
+        <AlertDialogAction variant="destructive" onClick={onConfirm}>
+          {confirmLabel}
+        </AlertDialogAction>
+      </AlertDialogFooter>
+    </AlertDialogContent>
   );
 }

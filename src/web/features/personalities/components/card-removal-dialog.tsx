@@ -9,16 +9,8 @@ import { ApiError } from '../../../lib/api-client';
 import { focusAfterRemoval, focusWhenLost } from '../../../lib/focus-management';
 import { LIBRARY_TITLE_ID } from '../utils/focus-targets';
 import { Button } from '../../../components/ui/button';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '../../../components/ui/alert-dialog';
+import { AlertDialog } from '../../../components/ui/alert-dialog';
+import { ConfirmDialogContent } from '../../../components/ui/confirm-dialog';
 
 interface Props {
   personalityId: string;
@@ -47,8 +39,7 @@ export function CardRemovalDialog({ personalityId, removal, trigger, confirm, to
     });
   };
 
-  // The same confirmation as ConfirmDialog (components/ui/confirm-dialog.tsx), with a trigger of
-  // its own: Radix's trigger would need the dialog mounted.
+  // ConfirmDialog's content with a trigger of its own: Radix's trigger would need the dialog mounted.
   return (
     <>
       <Button
@@ -70,24 +61,17 @@ export function CardRemovalDialog({ personalityId, removal, trigger, confirm, to
       </Button>
       {asked && (
         <AlertDialog open={open} onOpenChange={setOpen}>
-          <AlertDialogContent
+          <ConfirmDialogContent
+            title={confirm.title}
+            description={confirm.description}
+            confirmLabel={confirm.label}
+            onConfirm={onConfirm}
             onCloseAutoFocus={(event) => {
               // Back to the trigger, as Radix does for its own (a removed card's focus moves on above).
               event.preventDefault();
               button.current?.focus();
             }}
-          >
-            <AlertDialogHeader>
-              <AlertDialogTitle className="[overflow-wrap:anywhere]">{confirm.title}</AlertDialogTitle>
-              <AlertDialogDescription className="[overflow-wrap:anywhere]">{confirm.description}</AlertDialogDescription>
-            </AlertDialogHeader>
-            <AlertDialogFooter>
-              <AlertDialogCancel>Cancel</AlertDialogCancel>
-              <AlertDialogAction variant="destructive" onClick={onConfirm}>
-                {confirm.label}
-              </AlertDialogAction>
-            </AlertDialogFooter>
-          </AlertDialogContent>
+          />
         </AlertDialog>
       )}
     </>
