@@ -77,6 +77,29 @@ describe('chat completions client', () => {
     expect(await collect()).toEqual(['One', ' two', ' three.']);
   });
 
+  it('never passes on half an emoji: a surrogate pair split between two chunks goes on whole', async () => {
+    // JSON.stringify writes a lone surrogate as a \\ud83d escape, as servers that cut tokens
+    // between the halves do.
+    const slowly = (parts: string[]) => (_req: http.IncomingMessage, res: http.ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const next = () => {
+        res.write(parts.shift()!);
+        if (parts.length) setTimeout(next, 30);
+        else res.end();
+      };
+      next();
+    };
+    const smile = '\u{1F600}';
+    handler = slowly([chunk(`Smile ${smile.slice(0, 1)}`), chunk(`${smile.slice(1)} now`), chunk(smile.slice(0, 1)), chunk(smile.slice(1)), 'data: [DONE]\n\n']);
+    const pieces = await collect();
+    expect(pieces.join('')).toBe(`Smile ${smile} now${smile}`);
+    expect(pieces).toEqual(['Smile ', `${smile} now`, smile]);
+
+    // A stream that ends on half a pair passes it on: it is the model's own text.
+    handler = slowly([chunk(`End ${smile.slice(0, 1)}`), 'data: [DONE]\n\n']);
+    expect((await collect()).join('')).toBe(`End ${smile.slice(0, 1)}`);
+  });
+
   it('keeps the words read before a chunk that reports an error', async () => {
     handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });

@@ -113,6 +113,9 @@ export function createChatCompletions(target: ChatCompletionsTarget) {
       // A chunk with a finish_reason is the model's last: a server that then closes without
       // [DONE] has still given the whole reply.
       let ended = false;
+      // The first half of a surrogate pair (an emoji the server split between two chunks) waits for
+      // its second: passed on alone it shows as "�" until the next piece arrives.
+      let heldHalf = '';
       // Leaving a for-await over a stream destroys it (and with it the pooled socket) unless told
       // not to: at [DONE] the rest is drained instead, below.
       for await (const piece of res.iterator({ destroyOnReturn: false }) as AsyncIterable<string>) {
@@ -120,7 +123,8 @@ export function createChatCompletions(target: ChatCompletionsTarget) {
         // Everything one read of the socket brought is passed on as one piece: a model that
         // streams faster than it is read (or a burst after a pause) costs one event and one write
         // downstream, not one per token; a model streaming slowly still arrives token by token.
-        let batch = '';
+        let batch = heldHalf;
+        heldHalf = '';
         let end: number;
         while ((end = pending.indexOf('\n')) !== -1) {
           const line = pending.slice(0, end).replace(/\r$/, '');
@@ -150,8 +154,14 @@ export function createChatCompletions(target: ChatCompletionsTarget) {
           }
           batch += text;
         }
+        if (endsInHighSurrogate(batch)) {
+          heldHalf = batch.slice(-1);
+          batch = batch.slice(0, -1);
+        }
         if (batch) yield batch;
       }
+      // The stream ended on half a pair: it is the model's own text, passed on as it is.
+      if (heldHalf) yield heldHalf;
       if (ended) {
         finished = true;
         return;
@@ -175,6 +185,11 @@ export function createChatCompletions(target: ChatCompletionsTarget) {
 function isStaleConnection(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === 'ECONNRESET' || code === 'EPIPE';
+}
+
+function endsInHighSurrogate(text: string): boolean {
+  const last = text.charCodeAt(text.length - 1);
+  return last >= 0xd800 && last <= 0xdbff;
 }
 
 /** The text of one streamed chunk; an `error` object in the stream is the server failing mid-reply. */
