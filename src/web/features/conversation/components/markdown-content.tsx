@@ -12,7 +12,7 @@ import { ImageOffIcon } from 'lucide-react';
 import { safeHref } from '../../../lib/safe-links';
 import { cn } from '../../../lib/cn';
 import { markDoNotRead, rehypeDoNotRead } from '../utils/do-not-read-markdown';
-import { streamingBlocks } from '../utils/streaming-blocks';
+import { settleStreamingTail, streamingBlocks } from '../utils/streaming-blocks';
 import { CopyButton } from './copy-button';
 
 // Styled paragraphs, not <h*>: a reply's headings are not part of the page's outline. The class
@@ -197,7 +197,9 @@ export const MarkdownContent = memo(function MarkdownContent({ text, streaming =
     >
       {streaming ? (
         // Keyed by position: a block's text only grows while it is the last one, then stays.
-        streamingBlocks(source).map((block, i) => <MarkdownBlock key={i} source={block} prefix={`${prefix}b${i}-`} />)
+        streamingBlocks(source).map((block, i, all) => (
+          <MarkdownBlock key={i} source={i === all.length - 1 ? settleStreamingTail(block) : block} prefix={`${prefix}b${i}-`} />
+        ))
       ) : (
         <MarkdownBlock source={source} prefix={prefix} />
       )}

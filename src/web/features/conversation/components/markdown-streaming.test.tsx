@@ -79,4 +79,12 @@ describe('a streaming reply', () => {
     view.rerender(<MarkdownContent text={reply} />);
     expect(parsed.at(-1)).toBe(markDoNotRead(reply));
   });
+
+  it('shows a link whose address is still arriving as its label, and the link once it is complete', () => {
+    const view = render(<MarkdownContent text={'Read\n\nSee [the archive](https://exa'} streaming />);
+    expect(view.container).toHaveTextContent('See the archive');
+    expect(view.container).not.toHaveTextContent('](');
+    view.rerender(<MarkdownContent text={'Read\n\nSee [the archive](https://example.org) now'} streaming />);
+    expect(view.container.querySelector('a')).toHaveAttribute('href', 'https://example.org/');
+  });
 });

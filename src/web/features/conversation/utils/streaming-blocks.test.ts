@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { streamingBlocks } from './streaming-blocks';
+import { settleStreamingTail, streamingBlocks } from './streaming-blocks';
 
 describe('streamingBlocks', () => {
   it('cuts at blank lines, and the blocks join back into the text', () => {
@@ -31,5 +31,20 @@ describe('streamingBlocks', () => {
     for (const text of ['See [the site][s].\n\nMore.\n\n[s]: https://example.org', 'A claim.[^1]\n\nMore.\n\n[^1]: The source.']) {
       expect(streamingBlocks(text)).toEqual([text]);
     }
+  });
+});
+
+describe('settleStreamingTail', () => {
+  it('shows a link whose address is still arriving as its label', () => {
+    expect(settleStreamingTail('See [the archive](https://exa')).toBe('See the archive');
+    expect(settleStreamingTail('See [the archive](')).toBe('See the archive');
+    // Complete, or not a link yet: as it is.
+    expect(settleStreamingTail('See [the archive](https://example.org) and')).toBe('See [the archive](https://example.org) and');
+    expect(settleStreamingTail('See [the arch')).toBe('See [the arch');
+    expect(settleStreamingTail('A (parenthesis')).toBe('A (parenthesis');
+  });
+
+  it('leaves code alone', () => {
+    expect(settleStreamingTail('```md\n[x](https://exa')).toBe('```md\n[x](https://exa');
   });
 });

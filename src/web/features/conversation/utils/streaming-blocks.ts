@@ -57,3 +57,13 @@ function closesFence(line: string, fence: string): boolean {
   const match = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
   return match !== null && match[1]![0] === fence[0] && match[1]!.length >= fence.length;
 }
+
+// A link whose address is still arriving ("[the archive](https://exa"): its label is shown, not
+// the Markdown, until the ")" comes. Not in a block with a code fence, where it is code.
+const PARTIAL_LINK = /\[([^\[\]\n]*)\]\([^()\s]*$/;
+
+/** The last block of a streaming reply as it should show for now. */
+export function settleStreamingTail(block: string): string {
+  if (/^ {0,3}(`{3,}|~{3,})/m.test(block)) return block;
+  return block.replace(PARTIAL_LINK, (_link, label: string) => label);
+}
