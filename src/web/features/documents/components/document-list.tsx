@@ -66,7 +66,9 @@ export function DocumentList({ personalityId, documents, isPending, error, isRet
         <h3 id={headingId} className="text-sm font-medium">
           Uploaded documents
         </h3>
-        <Badge variant="secondary" data-testid="document-count" aria-label={`${count} documents`}>
+        {/* Read after the heading as a bare number; the list itself is announced with its count of
+            items. (An aria-label here was ignored: screen readers skip it on a span with no role.) */}
+        <Badge variant="secondary" data-testid="document-count">
           {count}
         </Badge>
       </div>
