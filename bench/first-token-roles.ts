@@ -15,6 +15,12 @@ export interface ClientJob {
   questions: string[];
   /** After the warm-up exchange: say `{ warmed: true }` and wait for `{ go: true }` before timing. */
   pauseAfterWarmUp?: boolean;
+  /**
+   * 'continued' (default): each person goes on with one saved conversation, so every message also
+   * reads its recent history; 'new': each message starts a new saved conversation (the issue's
+   * own set-up), created beside the model call.
+   */
+  conversation?: 'continued' | 'new';
 }
 
 /** The parent's word to start timing, after a job's warm-up. */
@@ -93,7 +99,7 @@ export async function runClientRole(): Promise<void> {
     const res = await client.raw(`/api/personalities/${job.personalityId}/chat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ message, conversationId }),
+      body: JSON.stringify(job.conversation === 'new' ? { message } : { message, conversationId }),
     });
     const reader = res.body!.getReader();
     const parser = createChatStreamParser();

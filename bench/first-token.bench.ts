@@ -14,7 +14,9 @@
 // with the embedded model, the default of `npm start` (every question is embedded by the model
 // thread; the chunks' vectors are random, stored as the document job stores real ones).
 //   npx tsx bench/first-token.bench.ts          (CHUNKS=10000 ROUNDS=40 CONCURRENCY=1,10 to change them;
-//                                                 BENCH_EMBEDDING=none or =embedded for one of the two)
+//                                                 BENCH_EMBEDDING=none or =embedded for one of the two;
+//                                                 CONVERSATION=new: a new saved conversation each message,
+//                                                 as the issue measured, instead of one continued)
 import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import fs from 'node:fs';
@@ -33,6 +35,7 @@ const ROUNDS = Number(process.env.ROUNDS ?? 40);
 const CHUNK_CHARS = 1000;
 // Conversations at once, one measurement each (CONCURRENCY=1 for one of them).
 const CONCURRENCY = (process.env.CONCURRENCY ?? '1,10').split(',').map(Number);
+const CONVERSATION = process.env.CONVERSATION === 'new' ? 'new' : 'continued';
 
 interface Configuration {
   label: string;
@@ -80,7 +83,7 @@ async function main() {
 }
 
 async function measureConfiguration({ label, embeddingModel }: Configuration, fakeUrl: string) {
-  console.log(`--- ${label}`);
+  console.log(`--- ${label}; ${CONVERSATION === 'new' ? 'a new saved conversation each message' : 'one saved conversation continued'}`);
   // The embedded default as `npm start` runs it: PGlite in a data folder (on PostgreSQL when
   // TEST_DATABASE_URL is set), not the in-memory database of the test suite.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-bench-'));
@@ -150,7 +153,7 @@ async function measureConfiguration({ label, embeddingModel }: Configuration, fa
         // is timed, from after the sign-ups (scrypt) and the warm-up (the library's first load):
         // steadier than the latencies on a shared machine, so changes are compared by it too.
         let cpuBefore = process.cpuUsage();
-        const kindred = await measure({ url: server.url, personalityId, concurrency, rounds, questions }, async () => {
+        const kindred = await measure({ url: server.url, personalityId, concurrency, rounds, questions, conversation: CONVERSATION }, async () => {
           await quiet();
           cpuBefore = process.cpuUsage();
         });

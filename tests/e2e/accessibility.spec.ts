@@ -27,6 +27,16 @@ async function expectNoViolations(page: Page, screen: string) {
 
 const card = (page: Page, name: string) => page.getByRole('article', { name, exact: true });
 
+/** Signs a new person in on `page` with a personality of their own holding one Ready document; its name. */
+async function ownerWithDocument(page: Page, base: string, fileName: string, text: string): Promise<string> {
+  await signedInUser(page, { label: 'a11y-owner' });
+  const name = uniqueName(base);
+  const { id } = await createPersonalityViaApi(page.request, { name, description: `${base}, in their own words` });
+  const doc = await uploadViaApi(page.request, id, fileName, Buffer.from(text));
+  await waitUntilReadyViaApi(page.request, id, doc.id);
+  return name;
+}
+
 test('the signed-out library and the sign-in screen', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Kindred spirits' })).toBeVisible();
@@ -41,11 +51,7 @@ test('the signed-out library and the sign-in screen', async ({ page }) => {
 });
 
 test("an owner's library, the personality form, sharing and documents", async ({ page }) => {
-  await signedInUser(page, { label: 'a11y-owner' });
-  const name = uniqueName('Grace Hopper');
-  const { id } = await createPersonalityViaApi(page.request, { name, description: 'Computer scientist and admiral' });
-  const doc = await uploadViaApi(page.request, id, 'nanosecond.txt', Buffer.from('A nanosecond is the length of wire light travels in a billionth of a second: about thirty centimetres.'));
-  await waitUntilReadyViaApi(page.request, id, doc.id);
+  const name = await ownerWithDocument(page, 'Grace Hopper', 'nanosecond.txt', 'A nanosecond is the length of wire light travels in a billionth of a second: about thirty centimetres.');
 
   await page.goto('/');
   await expect(card(page, name)).toBeVisible();
@@ -74,11 +80,7 @@ test("an owner's library, the personality form, sharing and documents", async ({
 });
 
 test('a conversation: every tab, and a reply with its reference', async ({ page }) => {
-  await signedInUser(page, { label: 'a11y-chat' });
-  const name = uniqueName('Marie Curie');
-  const { id } = await createPersonalityViaApi(page.request, { name, description: 'Physicist and chemist' });
-  const doc = await uploadViaApi(page.request, id, 'radium.txt', Buffer.from('We named the second element radium, from the Latin word for ray, in December 1898.'));
-  await waitUntilReadyViaApi(page.request, id, doc.id);
+  const name = await ownerWithDocument(page, 'Marie Curie', 'radium.txt', 'We named the second element radium, from the Latin word for ray, in December 1898.');
 
   await page.goto('/');
   await card(page, name).getByRole('button', { name: `Start Chat with ${name}` }).click();
