@@ -109,6 +109,28 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     if (!inputs || !inputs.every((x) => typeof x === 'string')) {
       return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'input must be a string or an array of strings' } }));
     }
+    // OpenAI's own limits per request, with its words: 2048 inputs, 300,000 tokens (counted here as
+    // a token per four characters, as its tokenizer roughly does for English).
+    if (inputs.length > 2048) {
+      return void res.writeHead(400, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          error: {
+            message: `Invalid 'input': array too long. Expected an array with maximum length 2048, but got an array with length ${inputs.length} instead.`,
+            type: 'invalid_request_error',
+            param: 'input',
+            code: 'array_above_max_length',
+          },
+        }),
+      );
+    }
+    const tokens = Math.ceil(inputs.reduce((n: number, t: string) => n + t.length, 0) / 4);
+    if (tokens > 300_000) {
+      return void res.writeHead(400, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          error: { message: `Requested ${tokens} tokens, max 300000 tokens per request`, type: 'max_tokens_per_request', param: null, code: 'max_tokens_per_request' },
+        }),
+      );
+    }
     const data = inputs.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text, settings.dimensions) }));
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ object: 'list', data, model: body.model ?? 'fake-embedding', usage: { prompt_tokens: 0, total_tokens: 0 } }));
