@@ -149,6 +149,19 @@ export function createAudioHandlers(state: { settings: FakeAudioSettings; transc
         .writeHead(400, { 'content-type': 'application/json' })
         .end(JSON.stringify({ error: { message: 'input and voice are required', type: 'invalid_request_error', code: null } }));
     }
+    // OpenAI's own limit on the input, in its words.
+    if (body.input.length > 4096) {
+      return void res.writeHead(400, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          error: {
+            message: `[{'type': 'string_too_long', 'loc': ('body', 'input'), 'msg': 'String should have at most 4096 characters', 'input': '...', 'ctx': {'max_length': 4096}}]`,
+            type: 'invalid_request_error',
+            param: null,
+            code: null,
+          },
+        }),
+      );
+    }
     const format = body.response_format ?? 'mp3';
     const seconds = speechSeconds(body.input);
     const audio = format === 'wav' || format === 'pcm' ? toneWav(seconds) : silentMp3(seconds);

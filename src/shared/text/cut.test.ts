@@ -1,6 +1,6 @@
 // Cutting text to a length never splits a character: an emoji cut in half is saved as U+FFFD.
 import { describe, expect, it } from 'vitest';
-import { cutIndex, headOf, truncate } from './cut';
+import { cutIndex, headOf, truncate, headAtWord } from './cut';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -39,5 +39,16 @@ describe('cutting text', () => {
     expect(t).toBe(`${'x'.repeat(58)}…`);
     expect(t.length).toBeLessThanOrEqual(60);
     expect(truncate('one two three', 8)).toBe('one two…');
+  });
+});
+
+describe('headAtWord', () => {
+  it('ends after the last sentence within the limit, else at a word end, else at a grapheme', () => {
+    expect(headAtWord('One two. Three four five six.', 22)).toBe('One two.');
+    expect(headAtWord('alpha beta gamma delta', 13)).toBe('alpha beta');
+    expect(headAtWord('alpha beta gamma delta', 16)).toBe('alpha beta gamma');
+    expect(headAtWord('short', 10)).toBe('short');
+    expect(headAtWord('漢字'.repeat(10), 5)).toBe('漢字漢字漢');
+    expect(headAtWord('a 👍🏽👍🏽', 5)).toBe('a');
   });
 });

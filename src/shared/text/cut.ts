@@ -37,6 +37,25 @@ export function headOf(text: string, max: number): string {
   return text.slice(0, cutIndex(text, max));
 }
 
+/**
+ * The start of `text`, at most `max` UTF-16 units, ending after a sentence's end or, failing one in
+ * the last few hundred units, at a word's end (what is spoken stops where a listener expects); a
+ * text with no such place nearby (one long word, or Chinese without spaces) at a grapheme boundary.
+ */
+export function headAtWord(text: string, max: number): string {
+  const head = headOf(text, max);
+  if (head.length === text.length) return head;
+  const window = head.slice(-WORD_LOOK_BEHIND);
+  const offset = head.length - window.length;
+  const sentence = Math.max(...['. ', '! ', '? ', '\n'].map((end) => window.lastIndexOf(end)));
+  if (sentence > 0) return head.slice(0, offset + sentence + 1).trimEnd();
+  // A word ends where a space begins (the cut's own place counts when the text goes on with one).
+  const space = /\s/.test(text[head.length] ?? '') ? window.length : window.search(/\s\S*$/);
+  return space > 0 ? head.slice(0, offset + space).trimEnd() : head;
+}
+/** How far back a sentence's or a word's end is looked for. */
+const WORD_LOOK_BEHIND = 300;
+
 /** `text` when it fits in `max`; else its start and "…", `max` units at most. */
 export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${headOf(text, max - 1).trimEnd()}…`;

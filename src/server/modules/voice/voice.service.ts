@@ -19,7 +19,7 @@ import { SpeechProviderError, type SpeechToText, type SynthesizedAudio, type Syn
 import { redactSecrets } from '../../ai/provider-error-text';
 import { relayStream } from '../../lib/stream-relay';
 import { checkWav } from './wav-check';
-import { headOf } from '../../../shared/text/cut';
+import { headAtWord, headOf } from '../../../shared/text/cut';
 import { audibleOrNothing, embeddedVoiceCanSpeak } from './embedded-voice';
 import {
   addVisitorCharacters,
@@ -34,6 +34,8 @@ import {
 
 export const AUDIO_MAX_BYTES = 10 * 1024 * 1024;
 export const SPEECH_TEXT_MAX = 5000;
+/** OpenAI's speech endpoint refuses an input longer than this (its documented limit). */
+export const OPENAI_SPEECH_INPUT_MAX = 4096;
 
 export interface VoiceDeps {
   db: Database;
@@ -218,11 +220,14 @@ export function createVoiceService(deps: VoiceDeps) {
       // synthesis cancelled on our side keeps them counted: the provider may have them already.
       // A provider the server has no settings for speaks with the default voice instead.
       if (chosen.provider === 'openai' && synthesizers.openai) {
-        const taken = await takeFromBudget(options.visitor, text.length, 'openai');
+        // A longer reply is spoken up to OpenAI's limit, at a sentence's or word's end, rather than
+        // not at all (the whole of it was refused, and the browser's voice spoke instead).
+        const said = headAtWord(text, OPENAI_SPEECH_INPUT_MAX);
+        const taken = await takeFromBudget(options.visitor, said.length, 'openai');
         // The visitor's budget spent: the browser's voice speaks, as when OpenAI fails.
         if (!taken) throw new AppError('TTS_FALLBACK', undefined, { details: { kind: 'visitor_budget' } });
         try {
-          const audio = await synthesizers.openai.synthesize(text, chosen.voice, signal, options.fastDecode ? { format: 'wav' } : undefined);
+          const audio = await synthesizers.openai.synthesize(said, chosen.voice, signal, options.fastDecode ? { format: 'wav' } : undefined);
           return { ...watched(audio, 'openai'), provider: 'openai', voice: chosen.voice, volume: voiceVolumeMultiplier('openai', chosen.voice) };
         } catch (err) {
           if (!signal?.aborted) await taken.giveBack();

@@ -8,6 +8,7 @@ import { messages } from '../../../shared/messages';
 import { voiceVolumeMultiplier } from '../../../shared/voice-volume';
 import { createPersonality } from '../conversations/conversations.test-support';
 import { isMp3, isWav, speak, startVoiceServer, type VoiceTestServer } from './voice.test-support';
+import { OPENAI_SPEECH_INPUT_MAX } from './voice.service';
 
 let v: VoiceTestServer;
 let owner: TestClient & { id: string };
@@ -80,6 +81,19 @@ describe('the personality speaks with its own voice', () => {
     expect(nothing.status).toBe(400);
     expect(nothing.body.error.message).toBe(messages.voice.nothingToSpeak);
     expect(v.openai.speeches.length).toBe(before);
+  });
+
+  it("openai: a reply longer than OpenAI's 4,096 characters is spoken up to there, at a word's end, not refused", async () => {
+    const long = Array.from({ length: 600 }, (_, i) => `word${i}`).join(' '); // ~4,500 characters
+    expect(long.length).toBeGreaterThan(OPENAI_SPEECH_INPUT_MAX);
+    const res = await speak(owner, openaiId, long);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-voice-provider')).toBe('openai');
+    const sent = v.openai.speeches.at(-1)!.body.input!;
+    expect(sent.length).toBeLessThanOrEqual(OPENAI_SPEECH_INPUT_MAX);
+    expect(long.startsWith(sent)).toBe(true);
+    expect(sent).toMatch(/word\d+$/);
+    expect(long.slice(sent.length)).toMatch(/^ word\d+/);
   });
 });
 
