@@ -22,6 +22,23 @@ describe('configuration', () => {
     expect(config.llm.baseUrl).toBeUndefined();
   });
 
+  it("takes provider addresses written either way: ElevenLabs' with or without /v1, Azure's as a host or a full recognition URL", () => {
+    for (const written of ['https://api.elevenlabs.io', 'https://api.elevenlabs.io/', 'https://api.elevenlabs.io/v1', 'https://api.elevenlabs.io/v1/']) {
+      // The SDK adds /v1/... itself: a base ending in /v1 would send every call to /v1/v1/...
+      expect(loadConfig({ ELEVENLABS_BASE_URL: written }).elevenlabs.baseUrl).toBe('https://api.elevenlabs.io');
+    }
+    for (const written of [
+      'https://westeurope.stt.speech.microsoft.com',
+      'https://westeurope.stt.speech.microsoft.com/',
+      'https://westeurope.stt.speech.microsoft.com/speech/recognition/conversation/cognitiveservices/v1',
+      'https://westeurope.stt.speech.microsoft.com/speech/recognition/conversation/cognitiveservices/v1?language=en-US',
+    ]) {
+      expect(loadConfig({ AZURE_SPEECH_ENDPOINT: written }).azureSpeech.endpoint).toBe('https://westeurope.stt.speech.microsoft.com');
+    }
+    expect(loadConfig({}).elevenlabs.baseUrl).toBeUndefined();
+    expect(loadConfig({}).azureSpeech.endpoint).toBeUndefined();
+  });
+
   it.each([
     ['LLM_BASE_URL', '127.0.0.1:8080/v1'],
     ['PUBLIC_URL', 'localhost:3000'],

@@ -28,6 +28,22 @@ function optionalUrl(...schemes: string[]) {
 }
 const httpUrl = optionalUrl('http', 'https');
 
+/**
+ * ElevenLabs' address as its SDK wants it, the host alone: the SDK adds "/v1/..." itself, so a base
+ * written the OpenAI way ("https://api.elevenlabs.io/v1") would send every call to /v1/v1/... .
+ */
+export function elevenLabsRoot(url: string | undefined): string | undefined {
+  return url?.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+/** Azure Speech's address without the path Kindred adds: a full recognition URL (as the Speech SDK's fromEndpoint takes it) works too. */
+export function azureSpeechRoot(url: string | undefined): string | undefined {
+  return url
+    ?.replace(/[?#].*$/, '')
+    .replace(/\/+$/, '')
+    .replace(/\/speech\/recognition\/conversation\/cognitiveservices\/v1$/, '');
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -301,8 +317,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       embeddingModel: e.EMBEDDING_MODEL,
     },
     openai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL },
-    elevenlabs: { apiKey: e.ELEVENLABS_API_KEY, baseUrl: e.ELEVENLABS_BASE_URL },
-    azureSpeech: { key: e.AZURE_SPEECH_KEY, region: e.AZURE_SPEECH_REGION, endpoint: e.AZURE_SPEECH_ENDPOINT },
+    elevenlabs: { apiKey: e.ELEVENLABS_API_KEY, baseUrl: elevenLabsRoot(e.ELEVENLABS_BASE_URL) },
+    azureSpeech: { key: e.AZURE_SPEECH_KEY, region: e.AZURE_SPEECH_REGION, endpoint: azureSpeechRoot(e.AZURE_SPEECH_ENDPOINT) },
     voice: {
       sttBaseUrl: e.STT_BASE_URL,
       sttApiKey: e.STT_API_KEY,

@@ -11,6 +11,8 @@ export interface FakeAzureSettings {
   mispronounce: string[];
   omit: string[];
   fail: 'none' | 'unauthorized' | 'server_error';
+  /** The answer's RecognitionStatus: anything but Success comes without NBest, as Azure sends it. */
+  recognition: 'Success' | 'NoMatch' | 'InitialSilenceTimeout' | 'BabbleTimeout' | 'Error';
 }
 
 export interface RecordedAssessment {
@@ -34,7 +36,7 @@ export interface FakeAzure {
 }
 
 export async function startFakeAzureSpeech(): Promise<FakeAzure> {
-  const settings: FakeAzureSettings = { mispronounce: [], omit: [], fail: 'none' };
+  const settings: FakeAzureSettings = { mispronounce: [], omit: [], fail: 'none', recognition: 'Success' };
   const requests: RecordedAssessment[] = [];
   const server = http.createServer((req, res) => {
     const parts: Buffer[] = [];
@@ -63,6 +65,16 @@ export async function startFakeAzureSpeech(): Promise<FakeAzure> {
       requests.push(record);
       if (!record.key || settings.fail === 'unauthorized') return void res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: '401', message: 'Access denied due to invalid subscription key.' } }));
       if (settings.fail === 'server_error') return void res.writeHead(500).end('Internal error');
+      // The short-audio endpoint reads 16 kHz mono PCM, as its Content-Type says: a WAV that is not is refused.
+      const channels = record.sampleRate !== undefined ? body.readUInt16LE(22) : undefined;
+      if (record.sampleRate !== undefined && (record.sampleRate !== 16000 || channels !== 1)) {
+        return void res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { code: 'InvalidArgument', message: `Unsupported audio format: ${record.sampleRate} Hz, ${channels} channels.` } }));
+      }
+      if (settings.recognition !== 'Success') {
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ RecognitionStatus: settings.recognition, Offset: 0, Duration: 0 }));
+      }
       const words = String(config.ReferenceText ?? '')
         .split(/\s+/)
         .map((w) => w.replace(/[^\p{L}\p{N}']/gu, ''))

@@ -4,7 +4,7 @@
 //   Pronunciation-Assessment: base64 of {ReferenceText, GradingSystem, Granularity, Dimension, EnableMiscue}
 // The endpoint takes at most 30 s of audio, so longer recordings go in pieces, each with the share of
 // the reference words its length stands for. Words come back with AccuracyScore and ErrorType.
-import { splitWav } from './audio-file';
+import { splitWav, toMono16k } from './audio-file';
 import { networkError, SpeechProviderError } from './speech-types';
 import { providerErrorText } from '../provider-error-text';
 import { referenceWords, type ScoredWord } from './pronunciation-report';
@@ -61,7 +61,14 @@ export function createAzurePronunciation(options: AzurePronunciationOptions) {
       throw new SpeechProviderError(res.status === 429 ? 'rate_limit' : 'failed', `Azure Speech answered ${res.status}${text ? `: ${text}` : ''}`, res.status);
     }
     const body = (await res.json().catch(() => ({}))) as AzureAnswer;
-    if (body.RecognitionStatus && body.RecognitionStatus !== 'Success') return [];
+    // "Error": the service failed, reported as any failure is. The others (NoMatch,
+    // InitialSilenceTimeout, BabbleTimeout) mean none of the meant words was recognised in the
+    // audio: each is an omission, as Azure itself marks a word it did not hear (lower-cased, as
+    // Azure gives its words).
+    if (body.RecognitionStatus === 'Error') throw new SpeechProviderError('failed', 'Azure Speech answered RecognitionStatus Error');
+    if (body.RecognitionStatus && body.RecognitionStatus !== 'Success') {
+      return referenceWords(referenceText).map((word) => ({ word: word.toLowerCase(), accuracyScore: 0, errorType: 'Omission' as const }));
+    }
     return (body.NBest?.[0]?.Words ?? []).map((w) => {
       const score = w.PronunciationAssessment?.AccuracyScore ?? w.AccuracyScore ?? 0;
       const type = w.PronunciationAssessment?.ErrorType ?? w.ErrorType ?? 'None';
@@ -76,8 +83,11 @@ export function createAzurePronunciation(options: AzurePronunciationOptions) {
   return {
     engine: 'azure' as const,
     approximate: false,
-    /** Word scores for a 16 kHz mono WAV against what the person meant to say. */
-    async assess(wav: Uint8Array, referenceText: string, signal?: AbortSignal): Promise<ScoredWord[]> {
+    /** Word scores for a PCM WAV (any rate and channels) against what the person meant to say. */
+    async assess(recording: Uint8Array, referenceText: string, signal?: AbortSignal): Promise<ScoredWord[]> {
+      // The endpoint reads 16 kHz mono PCM only (a browser's recording is; an API client's WAV may
+      // be 44.1 kHz stereo, which it would misread or refuse).
+      const wav = toMono16k(recording) ?? recording;
       const pieces = splitWav(wav, AZURE_MAX_SECONDS);
       if (pieces.length <= 1) return assessPiece(wav, referenceText, signal);
       // Each piece gets the reference words in proportion to its length.

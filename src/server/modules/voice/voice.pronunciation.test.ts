@@ -11,6 +11,7 @@ import { VERBATIM_PROMPT } from '../../ai/speech/openai-speech-to-text';
 import { findPocketsphinx } from '../../ai/speech/pocketsphinx-speech-to-text';
 import { chat, createPersonality, eventOf } from '../conversations/conversations.test-support';
 import { spokenWav16, startVoiceServer, toneWav16, transcribe, type VoiceTestServer } from './voice.test-support';
+import { pcmWav } from '../../ai/speech/audio-file';
 
 let v: VoiceTestServer;
 let azure: FakeAzure;
@@ -83,6 +84,46 @@ describe('phonetic mode with Azure Speech', () => {
     expect(pieces.map((p) => p.config.ReferenceText!.split(' ').length)).toEqual([27, 13]);
     expect(pieces.every((p) => p.bytes <= 44 + 30 * 16000 * 2)).toBe(true);
     expect(res.body.pronunciation.wordDetails).toHaveLength(40);
+  });
+
+  it('a WAV at 44.1 kHz in stereo (an API client\'s) goes to Azure as the 16 kHz mono its endpoint reads', async () => {
+    v.openai.setAudio({ transcript: 'Good morning', verbatimTranscript: 'Good morning' });
+    azure.set({ mispronounce: [], fail: 'none' });
+    const samples = 44100; // one second, two channels
+    const data = new Uint8Array(samples * 2 * 2);
+    const view = new DataView(data.buffer);
+    for (let i = 0; i < samples; i++) {
+      const s = Math.round(8000 * Math.sin((2 * Math.PI * 220 * i) / 44100));
+      view.setInt16(i * 4, s, true);
+      view.setInt16(i * 4 + 2, s, true);
+    }
+    const res = await transcribe(owner, coach, pcmWav(data, 44100, 2));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(azure.requests.at(-1)).toMatchObject({ sampleRate: 16000 });
+    // One second at 16 kHz mono: 32,000 bytes of samples after the 44-byte header.
+    expect(azure.requests.at(-1)!.bytes).toBe(44 + 32000);
+    expect(res.body.pronunciation).toMatchObject({ available: true, engine: 'azure', accuracyScore: 95 });
+  });
+
+  it('Azure hearing none of the meant words marks each omitted; its Error status is reported as a failure', async () => {
+    v.openai.setAudio({ transcript: 'Good morning', verbatimTranscript: 'Good morning' });
+    for (const recognition of ['NoMatch', 'InitialSilenceTimeout', 'BabbleTimeout'] as const) {
+      azure.set({ recognition, fail: 'none' });
+      const res = await transcribe(owner, coach, toneWav16(1));
+      expect(res.status).toBe(200);
+      expect(res.body.pronunciation).toMatchObject({
+        available: true,
+        accuracyScore: 0,
+        wordDetails: [
+          { word: 'good', accuracyScore: 0, errorType: 'Omission' },
+          { word: 'morning', accuracyScore: 0, errorType: 'Omission' },
+        ],
+      });
+    }
+    azure.set({ recognition: 'Error' });
+    const res = await transcribe(owner, coach, toneWav16(1));
+    expect(res.body.pronunciation).toMatchObject({ available: false, message: messages.voice.pronunciationServiceDown });
+    azure.set({ recognition: 'Success' });
   });
 
   it('an Azure failure leaves the chat working: the report says so plainly, the provider\'s answer is in the log only', async () => {
