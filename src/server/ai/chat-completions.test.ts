@@ -114,6 +114,29 @@ describe('chat completions client', () => {
     expect(out).toEqual(['Half a sentence']);
   });
 
+  it("keeps the words before vLLM's own error chunk, and fails the reply instead of taking it as whole", async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`${chunk('Half')}data: ${JSON.stringify({ object: 'error', message: 'out of memory', type: 'InternalServerError', code: 500 })}\n\ndata: [DONE]\n\n`);
+    };
+    const out: string[] = [];
+    const err = await (async () => {
+      for await (const piece of createChatCompletions({ baseUrl, apiKey: 'k', model: 'm' }).stream([{ role: 'user', content: 'Hi' }], new AbortController().signal)) out.push(piece);
+    })().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ChatCompletionsError);
+    expect((err as Error).message).toContain('out of memory');
+    expect(out).toEqual(['Half']);
+  });
+
+  it('reads lines ended by a lone CR (SSE allows it), a CRLF split between two reads included', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`${chunk('Good').replace(/\n/g, '\r')}${chunk(' day').replace(/\n/g, '\r\n').slice(0, -3)}`);
+      setTimeout(() => res.end(`\n\r\ndata: [DONE]\r\r`), 5);
+    };
+    expect((await collect()).join('')).toBe('Good day');
+  });
+
   it('reads a server that ignores stream:true and answers one completion', async () => {
     handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });

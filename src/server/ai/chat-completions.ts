@@ -125,10 +125,12 @@ export function createChatCompletions(target: ChatCompletionsTarget) {
         // downstream, not one per token; a model streaming slowly still arrives token by token.
         let batch = heldHalf;
         heldHalf = '';
-        let end: number;
-        while ((end = pending.indexOf('\n')) !== -1) {
-          const line = pending.slice(0, end).replace(/\r$/, '');
-          pending = pending.slice(end + 1);
+        // Lines end in LF, CRLF or a lone CR (all three are SSE); a CR that ends what has arrived
+        // may be the first half of a CRLF, so its line waits for the next read.
+        let lineEnd: RegExpExecArray | null;
+        while ((lineEnd = LINE_END.exec(pending)) !== null) {
+          const line = pending.slice(0, lineEnd.index);
+          pending = pending.slice(lineEnd.index + lineEnd[0].length);
           if (!line.startsWith('data:')) continue;
           const data = line.slice(5).trim();
           if (data === '[DONE]') {
@@ -187,15 +189,22 @@ function isStaleConnection(err: unknown): boolean {
   return code === 'ECONNRESET' || code === 'EPIPE';
 }
 
+/** An SSE line's end: CRLF, LF, or a CR that is not the last character read so far. */
+const LINE_END = /\r\n|\n|\r(?!$)/;
+
 function endsInHighSurrogate(text: string): boolean {
   const last = text.charCodeAt(text.length - 1);
   return last >= 0xd800 && last <= 0xdbff;
 }
 
-/** The text of one streamed chunk; an `error` object in the stream is the server failing mid-reply. */
+/**
+ * The text of one streamed chunk; an `error` object in the stream is the server failing mid-reply,
+ * and so is a chunk that is itself an error (vLLM's `{"object":"error","message":...}`).
+ */
 function chunkText(chunk: unknown): string {
-  const c = chunk as { choices?: { delta?: { content?: unknown } }[]; error?: { message?: unknown } };
+  const c = chunk as { object?: unknown; message?: unknown; choices?: { delta?: { content?: unknown } }[]; error?: { message?: unknown } };
   if (c.error) throw new ChatCompletionsError(`the model server failed mid-reply: ${String(c.error.message ?? 'unknown error')}`);
+  if (c.object === 'error') throw new ChatCompletionsError(`the model server failed mid-reply: ${String(c.message ?? 'unknown error')}`);
   const content = c.choices?.[0]?.delta?.content;
   return typeof content === 'string' ? content : '';
 }
