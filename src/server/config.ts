@@ -32,12 +32,12 @@ const httpUrl = optionalUrl('http', 'https');
  * ElevenLabs' address as its SDK wants it, the host alone: the SDK adds "/v1/..." itself, so a base
  * written the OpenAI way ("https://api.elevenlabs.io/v1") would send every call to /v1/v1/... .
  */
-export function elevenLabsRoot(url: string | undefined): string | undefined {
+function elevenLabsRoot(url: string | undefined): string | undefined {
   return url?.replace(/\/+$/, '').replace(/\/v1$/, '');
 }
 
 /** Azure Speech's address without the path Kindred adds: a full recognition URL (as the Speech SDK's fromEndpoint takes it) works too. */
-export function azureSpeechRoot(url: string | undefined): string | undefined {
+function azureSpeechRoot(url: string | undefined): string | undefined {
   return url
     ?.replace(/[?#].*$/, '')
     .replace(/\/+$/, '')

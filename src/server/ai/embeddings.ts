@@ -73,7 +73,8 @@ export function createEmbeddingClient(target: EmbeddingTarget, fetchImpl: typeof
   return {
     model: target.model,
     async embed(texts, signal) {
-      // One request after another, within the provider's limits per request.
+      // One request after another, within the provider's limits per request; every vector of the
+      // batch must have one length, across requests too.
       const out: number[][] = [];
       for (const group of requestGroups(texts)) out.push(...(await embedOneRequest(group, signal)));
       if (out.some((v) => v.length !== out[0]!.length)) throw new EmbeddingError('the embedding service sent an unexpected answer');
@@ -115,9 +116,8 @@ export function createEmbeddingClient(target: EmbeddingTarget, fetchImpl: typeof
       }
       out[typeof item.index === 'number' ? item.index : i] = v as number[];
     });
-    if (out.some((v) => !v) || out.some((v) => v.length !== out[0]!.length)) {
-      throw new EmbeddingError('the embedding service sent an unexpected answer');
-    }
+    // Every input answered (vectors of one length are checked over the whole batch, in embed).
+    if (out.some((v) => !v)) throw new EmbeddingError('the embedding service sent an unexpected answer');
     return out;
   }
 }

@@ -37,6 +37,9 @@ export function headOf(text: string, max: number): string {
   return text.slice(0, cutIndex(text, max));
 }
 
+/** How far back a sentence's or a word's end is looked for. */
+const WORD_LOOK_BEHIND = 300;
+
 /**
  * The start of `text`, at most `max` UTF-16 units, ending after a sentence's end or, failing one in
  * the last few hundred units, at a word's end (what is spoken stops where a listener expects); a
@@ -53,8 +56,6 @@ export function headAtWord(text: string, max: number): string {
   const space = /\s/.test(text[head.length] ?? '') ? window.length : window.search(/\s\S*$/);
   return space > 0 ? head.slice(0, offset + space).trimEnd() : head;
 }
-/** How far back a sentence's or a word's end is looked for. */
-const WORD_LOOK_BEHIND = 300;
 
 /** `text` when it fits in `max`; else its start and "…", `max` units at most. */
 export function truncate(text: string, max: number): string {
