@@ -52,7 +52,10 @@ describe('a voice turn', () => {
       expect(isWav(Buffer.from(s.audio, 'base64'))).toBe(true);
       expect(s.provider).toBe('openai');
     }
-    expect(v.openai.speeches.slice(-2).map((s) => [s.body.input, s.body.voice, s.body.response_format])).toEqual([
+    // Two sentences are synthesized at once (spoken-reply.ts, AHEAD), so the provider may receive
+    // them in either order; the events above are what must be in order.
+    const asked = v.openai.speeches.slice(-2).map((s) => [s.body.input, s.body.voice, s.body.response_format]);
+    expect(asked.sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
       ['Hello there, my good friend.', 'nova', 'wav'],
       ['I am very well today, thank you.', 'nova', 'wav'],
     ]);
