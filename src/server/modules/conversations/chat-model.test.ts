@@ -237,15 +237,31 @@ describe('chat with a language model', () => {
     fake.set({ mode: 'reply', reply: 'Zanzibar quokka marmalade '.repeat(20), delayMs: 15 });
     const owner = await server.user();
     const id = await createPersonality(owner, 'Ada Lovelace');
-    const res = owner.raw(`/api/personalities/${id}/chat`, {
+    const res = await owner.raw(`/api/personalities/${id}/chat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ message: 'Tell me about Xylophonic secrets' }),
     });
-    await new Promise((r) => setTimeout(r, 200));
-    // The owner deletes the personality while it is replying: the reply's save fails.
+    const reader = res.body!.getReader();
+    const parser = createChatStreamParser();
+    const decoder = new TextDecoder();
+    const events: ReturnType<typeof parser.feed> = [];
+    const read = async () => {
+      const { value, done } = await reader.read();
+      if (!done) events.push(...parser.feed(decoder.decode(value, { stream: true })));
+      return !done;
+    };
+    while (!events.some((e) => e.type === 'start') && (await read()));
+    const start = events.find((e) => e.type === 'start');
+    const conversationId = start?.type === 'start' ? start.conversationId : null;
+    // Once the person's message is saved (it is saved beside the model call, not before it), and
+    // while the reply is still streaming (about 60 words, 15 ms apart)...
+    await expect
+      .poll(async () => ((await owner.get(`/api/conversations/${conversationId}`)).body.conversation?.messages ?? []).some((m: { sender: string }) => m.sender === 'user'), { timeout: 10_000 })
+      .toBe(true);
+    // ...the owner deletes the personality: the reply's save fails.
     expect((await owner.delete(`/api/personalities/${id}`)).status).toBeLessThan(300);
-    const events = createChatStreamParser().feed(await (await res).text());
+    while (await read());
     // Trying again cannot help: the person is told why.
     expect(events.find((e) => e.type === 'done')).toMatchObject({ saveFailed: 'This personality is no longer available, so this message and its reply were not saved.' });
     const logs = server.logs.join('\n');

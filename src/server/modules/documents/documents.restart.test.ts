@@ -129,8 +129,14 @@ describe('a job interrupted by a crash', () => {
     const deadline = Date.now() + 60_000;
     while (fake.transcriptions.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(fake.transcriptions.length).toBe(3);
-    // The two finished pieces are checkpointed before the third is asked for.
-    await new Promise((r) => setTimeout(r, 300));
+    // Two pieces are transcribed at once, so the third can be asked for before the second's
+    // checkpoint is stored. Progress is written after each checkpoint (1 + 59 x the share done):
+    // 40 means both finished pieces are stored.
+    await expect
+      .poll(async () => ((await client.get(`/api/personalities/${pid}/documents`)).body.documents as { id: string; progress: number }[]).find((d) => d.id === docId)?.progress, {
+        timeout: 30_000,
+      })
+      .toBeGreaterThanOrEqual(40);
     await crash();
     fake.setAudio({ transcribeHoldFrom: undefined });
 

@@ -67,7 +67,8 @@ async function lateCancelledTurn(client: TestClient, request: Record<string, unk
   }
   cancel.abort();
   v.openai.chatSettings.firstTokenDelayMs = 0;
-  // What a cancelled exchange keeps is saved as it stops.
+  // What a cancelled exchange keeps is saved as it stops (callers poll for it: one statement, but
+  // not awaited by anything they can see).
   await new Promise((r) => setTimeout(r, 500));
   return started.type === 'start' ? started.conversationId : null;
 }
@@ -93,7 +94,7 @@ describe('a voice turn whose cancel arrived as its exchange began (a late withdr
     const withdrawn = crypto.randomUUID();
     await lateCancelledTurn(owner, { conversationId, turnId: withdrawn });
     // What a late cancel leaves without `replaces`: the first half as a question of its own.
-    expect(await contentsOf(owner, conversationId)).toEqual(['Hello there', firstHalf]);
+    await expect.poll(() => contentsOf(owner, conversationId)).toEqual(['Hello there', firstHalf]);
 
     v.openai.setAudio({ transcript: joined });
     const chatsBefore = v.openai.chatRequests.length;
@@ -110,7 +111,7 @@ describe('a voice turn whose cancel arrived as its exchange began (a late withdr
     const withdrawn = crypto.randomUUID();
     const started = await lateCancelledTurn(owner, { turnId: withdrawn });
     expect(started).not.toBeNull();
-    expect(await contentsOf(owner, started!)).toEqual([firstHalf]);
+    await expect.poll(() => contentsOf(owner, started!)).toEqual([firstHalf]);
 
     v.openai.setAudio({ transcript: joined });
     const answer = await voiceTurnEvents(owner, personalityId, toneWav16(2), { turnId: crypto.randomUUID(), replaces: [withdrawn] });
@@ -125,6 +126,7 @@ describe('a voice turn whose cancel arrived as its exchange began (a late withdr
     v.openai.setAudio({ transcript: firstHalf });
     const theirs = crypto.randomUUID();
     const ownersConversation = await lateCancelledTurn(owner, { turnId: theirs });
+    await expect.poll(() => contentsOf(owner, ownersConversation!)).toEqual([firstHalf]);
     const stranger = await v.server.user();
     await shareWith(owner, personalityId, stranger.email);
     v.openai.setAudio({ transcript: joined });

@@ -116,7 +116,8 @@ describe('Self-paced Chat recording button', () => {
     await act(async () => microphone.opened!({ stop: () => new Promise<Recording>(() => {}), cancel: () => {} }));
 
     expect(status()).toHaveTextContent(/^Recording\.\.\. 0s \/ 60s$/);
-    await waitFor(() => expect(status()).toHaveTextContent(/^Recording\.\.\. 1s \/ 60s$/), { timeout: 3000 });
+    // A loaded machine may stall the page past a whole second: any count after 0 shows it moving.
+    await waitFor(() => expect(status()).toHaveTextContent(/^Recording\.\.\. [1-9]\d*s \/ 60s$/), { timeout: 3000 });
     // The counter is there for the eye; what a screen reader is told has not changed.
     expect(announced(status())).toBe('Recording');
   });
