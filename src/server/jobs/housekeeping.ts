@@ -2,11 +2,12 @@
 // (one per endpoint, subject and minute: about one per active person-minute, forever, before
 // this), sign-in attempt records nobody can be judged by any more, expired sessions and expired
 // e-mail links. Every app process runs it (the deletes are idempotent and cheap with their
-// indexes); on the embedded database, which has no autovacuum, the tables are vacuumed after a
-// prune so the space is reused.
+// indexes). On the embedded database, which has no autovacuum, it then vacuums what autovacuum
+// would (embedded-vacuum.ts), so the space of deleted rows is reused.
 import { sql } from 'drizzle-orm';
 import type { DatabaseHandle } from '../db/client';
 import type { Logger } from '../lib/logger';
+import { vacuumEmbedded } from './embedded-vacuum';
 
 /** Rate-limit windows are read for the last 24 hours (the admin's list); kept for two days. */
 export const RATE_LIMIT_KEEP_MS = 48 * 60 * 60_000;
@@ -38,22 +39,27 @@ export async function pruneExpiredRows(database: Pick<DatabaseHandle, 'db' | 'ki
     sessions: await count(sql`delete from "session" where expires_at < ${now.toISOString()} returning 1`),
     verifications: await count(sql`delete from verification where expires_at < ${now.toISOString()} returning 1`),
   };
-  if (database.kind === 'pglite' && Object.values(counts).some((n) => n > 0)) {
-    await db.execute(sql`vacuum api_rate_limits, auth_sign_in_attempts, "session", verification`);
-  }
   return counts;
 }
 
 /** Prunes once shortly after start, then every `intervalMs`; stop() waits for a prune under way. */
 export function startHousekeeping(opts: { database: Pick<DatabaseHandle, 'db' | 'kind'>; logger: Logger; intervalMs: number; now?: () => Date }): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
+  // The embedded database's first pass vacuums every table (its statistics start empty).
+  let vacuumEverything = true;
+  const housekeep = async () => {
+    const counts = await pruneExpiredRows(opts.database, opts.now?.() ?? new Date());
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    if (total > 0) opts.logger.info(`housekeeping removed ${total} expired rows (${JSON.stringify(counts)})`);
+    if (opts.database.kind !== 'pglite') return;
+    const started = Date.now();
+    const vacuumed = await vacuumEmbedded(opts.database.db, { everything: vacuumEverything });
+    vacuumEverything = false;
+    if (vacuumed.length > 0) opts.logger.info(`housekeeping vacuumed ${vacuumed.length} tables in ${Date.now() - started} ms (${vacuumed.join(', ')})`);
+  };
   const run = () => {
     if (running) return;
-    running = pruneExpiredRows(opts.database, opts.now?.() ?? new Date())
-      .then((counts) => {
-        const total = Object.values(counts).reduce((a, b) => a + b, 0);
-        if (total > 0) opts.logger.info(`housekeeping removed ${total} expired rows (${JSON.stringify(counts)})`);
-      })
+    running = housekeep()
       .catch((err: unknown) => opts.logger.warn('housekeeping failed; it will try again', err))
       .finally(() => (running = undefined));
   };
