@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestClient, type TestServer } from '../test-support/test-server';
+import { rows, startTestServer, type TestClient, type TestServer } from '../test-support/test-server';
 import { createPersonality, uploadOne, waitForDocument } from '../modules/documents/documents.test-support';
 import { vacuumDue, vacuumEmbedded } from './embedded-vacuum';
 
@@ -21,10 +21,6 @@ const LIBRARY = Array.from({ length: 400 }, (_, p) =>
 ).join('\n\n');
 
 const CHUNKS = 'personality_document_chunks';
-
-async function rows<T>(server: TestServer, statement: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await server.database.db.execute(statement)) as unknown as { rows: T[] }).rows;
-}
 
 /** The chunks table's size on disk, with its indexes and TOAST. */
 async function chunksBytes(server: TestServer): Promise<number> {

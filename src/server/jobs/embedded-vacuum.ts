@@ -13,11 +13,11 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 
 /** Autovacuum's defaults (autovacuum_vacuum_threshold, autovacuum_vacuum_scale_factor). */
-export const VACUUM_THRESHOLD = 50;
-export const VACUUM_SCALE_FACTOR = 0.2;
+const VACUUM_THRESHOLD = 50;
+const VACUUM_SCALE_FACTOR = 0.2;
 /** Autovacuum's defaults for rows added (autovacuum_vacuum_insert_threshold and _scale_factor). */
-export const INSERT_THRESHOLD = 1000;
-export const INSERT_SCALE_FACTOR = 0.2;
+const INSERT_THRESHOLD = 1000;
+const INSERT_SCALE_FACTOR = 0.2;
 
 interface TableActivity {
   name: string;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import crypto from 'node:crypto';
 import pg from 'pg';
+import type { SQL } from 'drizzle-orm';
 import { loadConfig, type AppConfig } from '../config';
 import { startServer, type RunningServer, type StartOptions } from '../start';
 import { createLogger } from '../lib/logger';
@@ -123,6 +124,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
   };
   return server;
+}
+
+/** The rows a statement returns, run straight on the server's database. */
+export async function rows<T>(server: Pick<TestServer, 'database'>, query: SQL): Promise<T[]> {
+  return ((await server.database.db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
 export function createClient(baseUrl: string): TestClient {

@@ -3,9 +3,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/test-server';
 import { echoOf, startFakeChat, type FakeChat } from '../../../../tests/fakes/openai-chat-fake';
-import { createChatStreamParser } from '../../../shared/chat-stream';
 import { limits } from '../../../shared/limits';
-import { chat, createPersonality, eventOf, seedDocument } from './conversations.test-support';
+import { chat, chatEventReader, createPersonality, eventOf, seedDocument } from './conversations.test-support';
 import { MATERIAL_CLOSE, MATERIAL_NOTE, MATERIAL_OPEN } from './prompt-builder';
 
 let server: TestServer;
@@ -242,18 +241,9 @@ describe('chat with a language model', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ message: 'Tell me about Xylophonic secrets' }),
     });
-    const reader = res.body!.getReader();
-    const parser = createChatStreamParser();
-    const decoder = new TextDecoder();
-    const events: ReturnType<typeof parser.feed> = [];
-    const read = async () => {
-      const { value, done } = await reader.read();
-      if (!done) events.push(...parser.feed(decoder.decode(value, { stream: true })));
-      return !done;
-    };
-    while (!events.some((e) => e.type === 'start') && (await read()));
-    const start = events.find((e) => e.type === 'start');
-    const conversationId = start?.type === 'start' ? start.conversationId : null;
+    const reply = chatEventReader(res);
+    await reply.until((events) => events.some((e) => e.type === 'start'));
+    const conversationId = reply.conversationId();
     // Once the person's message is saved (it is saved beside the model call, not before it), and
     // while the reply is still streaming (about 60 words, 15 ms apart)...
     await expect
@@ -261,9 +251,9 @@ describe('chat with a language model', () => {
       .toBe(true);
     // ...the owner deletes the personality: the reply's save fails.
     expect((await owner.delete(`/api/personalities/${id}`)).status).toBeLessThan(300);
-    while (await read());
+    await reply.toEnd();
     // Trying again cannot help: the person is told why.
-    expect(events.find((e) => e.type === 'done')).toMatchObject({ saveFailed: 'This personality is no longer available, so this message and its reply were not saved.' });
+    expect(reply.events.find((e) => e.type === 'done')).toMatchObject({ saveFailed: 'This personality is no longer available, so this message and its reply were not saved.' });
     const logs = server.logs.join('\n');
     // An ordinary race (another tab deleted it), noted without alarming the operator with an error.
     expect(logs).toMatch(new RegExp(`reply was not saved: personality ${id} was deleted meanwhile`));
@@ -284,20 +274,11 @@ describe('chat with a language model', () => {
       body: JSON.stringify({ message: 'Talk for a long time' }),
       signal: controller.signal,
     });
-    const reader = res.body!.getReader();
-    const parser = createChatStreamParser();
-    const decoder = new TextDecoder();
-    let conversationId: string | null = null;
-    let deltas = 0;
-    while (deltas < 3) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      for (const e of parser.feed(decoder.decode(value, { stream: true }))) {
-        if (e.type === 'start') conversationId = e.conversationId;
-        if (e.type === 'delta') deltas++;
-      }
-    }
-    expect(deltas).toBe(3);
+    const reply = chatEventReader(res);
+    const deltas = () => reply.events.filter((e) => e.type === 'delta').length;
+    await reply.until(() => deltas() >= 3);
+    expect(deltas()).toBe(3);
+    const conversationId = reply.conversationId();
     controller.abort();
     const aborted = await fake.waitForAbort();
     expect(aborted.completed).toBe(false);

@@ -92,6 +92,35 @@ export async function chat(client: TestClient, personalityId: string, body: Reco
   return { status: res.status, events, text, contentType };
 }
 
+/**
+ * A chat's SSE reply read as it arrives, for tests that act mid-reply (stop it, delete the
+ * personality): `until` reads on until the events so far satisfy `enough` (false if the stream
+ * ended first); `toEnd` reads the rest.
+ */
+export function chatEventReader(res: Response) {
+  const reader = res.body!.getReader();
+  const parser = createChatStreamParser();
+  const decoder = new TextDecoder();
+  const events: ChatStreamEvent[] = [];
+  async function until(enough: (events: ChatStreamEvent[]) => boolean): Promise<boolean> {
+    while (!enough(events)) {
+      const { value, done } = await reader.read();
+      if (done) return false;
+      events.push(...parser.feed(decoder.decode(value, { stream: true })));
+    }
+    return true;
+  }
+  return {
+    events,
+    until,
+    toEnd: () => until(() => false),
+    /** The saved conversation's id, once `start` was read. */
+    conversationId: () => events.flatMap((e) => (e.type === 'start' ? [e.conversationId] : []))[0] ?? null,
+    /** The streamed text so far. */
+    text: () => events.map((e) => (e.type === 'delta' ? e.text : '')).join(''),
+  };
+}
+
 export function eventOf<T extends ChatStreamEvent['type']>(result: ChatResult, type: T): Extract<ChatStreamEvent, { type: T }> | undefined {
   return result.events.find((e) => e.type === type) as Extract<ChatStreamEvent, { type: T }> | undefined;
 }

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestClient, type TestServer } from '../../test-support/test-server';
+import { rows, startTestServer, type TestClient, type TestServer } from '../../test-support/test-server';
 import { startFakeOpenAI, type FakeOpenAI } from '../../../../tests/fakes/openai-fake';
 import { createPersonality, uploadOne, waitForDocument } from './documents.test-support';
 
@@ -39,10 +39,6 @@ async function serverOn(dataDir: string, env: Record<string, string>): Promise<T
   };
   cleanups.push(() => server.close());
   return server;
-}
-
-async function rows<T>(server: TestServer, query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await server.database.db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
 async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../test-support/test-server';
+import { rows, startTestServer, type TestServer } from '../../test-support/test-server';
 import { sharedEmbeddedEmbeddings } from '../../ai/embedded/embedded-embeddings';
 import { createPersonality, uploadOne, waitForDocument } from './documents.test-support';
 
@@ -30,10 +30,6 @@ const TEXT = Array.from({ length: 40 }, (_, i) => paragraph(i)).join('\n\n');
 interface Call {
   texts: string[];
   outcome: 'pending' | 'resolved' | string;
-}
-
-async function rows<T>(server: TestServer, query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await server.database.db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
 describe.skipIf(process.env.TEST_DATABASE_URL)('stopping the server while the embedded model embeds a batch', () => {

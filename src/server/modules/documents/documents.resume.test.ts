@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestClient, type TestServer } from '../../test-support/test-server';
+import { rows, startTestServer, type TestClient, type TestServer } from '../../test-support/test-server';
 import { startFakeOpenAI, type FakeOpenAI } from '../../../../tests/fakes/openai-fake';
 import { chunkText } from './chunker';
 import { normalizeExtractedText } from './text-normalize';
@@ -55,10 +55,6 @@ function scratchDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-resume-'));
   cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
-}
-
-async function rows<T>(server: TestServer, query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await server.database.db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
 // Two sentences per paragraph, each naming its paragraph: every chunk (one paragraph, under 200

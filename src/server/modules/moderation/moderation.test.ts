@@ -5,9 +5,8 @@ import type { TestClient, TestServer } from '../../test-support/test-server';
 import { startTestServer } from '../../test-support/test-server';
 import { startFakeChat, type FakeChat } from '../../../../tests/fakes/openai-chat-fake';
 import { messages } from '../../../shared/messages';
-import { createChatStreamParser } from '../../../shared/chat-stream';
 import { createReplyTokens } from './reply-token';
-import { chat, createPersonality, eventOf, makePublic } from '../conversations/conversations.test-support';
+import { chat, chatEventReader, createPersonality, eventOf, makePublic } from '../conversations/conversations.test-support';
 import { uploadOne, waitForDocument } from '../documents/documents.test-support';
 import { classifyOffline } from '../../ai/moderation/offline-classifier';
 import { categoryFamily } from '../../ai/moderation/moderation-types';
@@ -134,19 +133,9 @@ describe('a reply stopped partway, and a previewed message', () => {
       body: JSON.stringify({ message: 'Say something' }),
       signal: controller.signal,
     });
-    const reader = res.body!.getReader();
-    const parser = createChatStreamParser();
-    const decoder = new TextDecoder();
-    let conversationId: string | null = null;
-    let seen = '';
-    while (!seen.includes('tonight.')) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      for (const e of parser.feed(decoder.decode(value, { stream: true }))) {
-        if (e.type === 'start') conversationId = e.conversationId;
-        if (e.type === 'delta') seen += e.text;
-      }
-    }
+    const reply = chatEventReader(res);
+    await reply.until(() => reply.text().includes('tonight.'));
+    const conversationId = reply.conversationId();
     controller.abort();
     let last: { kind: string; content: string; sender: string } | undefined;
     for (let i = 0; i < 100 && last?.sender !== 'personality'; i++) {
