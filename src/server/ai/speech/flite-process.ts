@@ -36,6 +36,23 @@ let turn = Promise.resolve();
 process.on('message', (piece) => { turn = turn.then(() => speak(piece)); });
 `;
 
+/**
+ * How a V8 or WebAssembly fault ends the process (flite's WASI run SIGSEGVs now and then on a text
+ * it speaks fine the next time). A kill (the kernel's OOM killer, this file's own timeout) is not one.
+ */
+const CRASH_SIGNALS = new Set(['SIGSEGV', 'SIGBUS', 'SIGILL', 'SIGTRAP', 'SIGABRT']);
+
+/** The process ended while speaking a piece; `crashed`: by a fault, worth one more try in a new one. */
+export class FliteStoppedError extends Error {
+  constructor(
+    why: string,
+    readonly crashed: boolean,
+  ) {
+    super(`the embedded voice's flite process stopped (${why})`);
+    this.name = 'FliteStoppedError';
+  }
+}
+
 interface InFlight {
   id: number;
   resolve: (wav: Uint8Array) => void;
@@ -98,13 +115,13 @@ export class FliteProcess {
       if (m.wav) this.settle(m.id, undefined, new Uint8Array(m.wav.buffer, m.wav.byteOffset, m.wav.byteLength));
       else this.settle(m.id, new Error(m.error ?? 'flite failed'));
     });
-    const gone = (why: string) => {
+    const gone = (why: string, crashed = false) => {
       if (this.child !== child) return;
       this.child = undefined;
       fs.rmSync(scratch, { recursive: true, force: true });
-      if (this.inFlight) this.settle(this.inFlight.id, new Error(`the embedded voice's flite process stopped (${why})`));
+      if (this.inFlight) this.settle(this.inFlight.id, new FliteStoppedError(why, crashed));
     };
-    child.on('exit', (code, signal) => gone(signal ?? `exit code ${code}`));
+    child.on('exit', (code, signal) => gone(signal ?? `exit code ${code}`, signal !== null && CRASH_SIGNALS.has(signal)));
     child.on('error', (err) => gone(err.message));
     this.child = child;
     // Idle, it never keeps the server (or a script that spoke once) from exiting.

@@ -85,4 +85,27 @@ describe.skipIf(!wasm)('flite speaker', () => {
     expect(speaker.processId).toBeDefined();
     expect(speaker.processId).not.toBe(firstProcess);
   });
+
+  it('speaks a piece again in a new process when flite crashed on it (a fault, not a kill)', async () => {
+    speaker = createFliteSpeaker(wasm!, { maxPieceChars: 300 });
+    const crashing = speaker.synthesize(LONG.slice(0, 2500));
+    await until(() => speaker!.piecesSynthesized >= 1);
+    const firstProcess = speaker.processId!;
+    // As flite's WASI run does now and then on its own.
+    process.kill(firstProcess, 'SIGSEGV');
+    const wav = await crashing;
+    expect(isWav(wav)).toBe(true);
+    expect(speaker.processId).not.toBe(firstProcess);
+  });
+
+  it('fails a piece that crashes its second process too', async () => {
+    speaker = createFliteSpeaker(wasm!, { maxPieceChars: 300 });
+    expect(isWav(await speaker.synthesize('Warm up.'))).toBe(true);
+    const crashing = speaker.synthesize('Hello there friend, how are you today?');
+    const first = speaker.processId!;
+    process.kill(first, 'SIGSEGV');
+    await until(() => speaker!.processId !== undefined && speaker!.processId !== first);
+    process.kill(speaker.processId!, 'SIGSEGV');
+    await expect(crashing).rejects.toThrow(/stopped \(SIGSEGV\)/);
+  });
 });

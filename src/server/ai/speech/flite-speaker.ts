@@ -4,7 +4,7 @@
 // visitor left, barge-in) leaves the queue at once, and one under way stops after its current piece,
 // so the next visitor waits for at most that piece.
 import { joinWavs, splitIntoPieces } from './flite-pieces';
-import { FliteProcess } from './flite-process';
+import { FliteProcess, FliteStoppedError } from './flite-process';
 
 export interface FliteSpeakerOptions {
   /** Requests waiting behind the one being spoken; more are refused (FliteBusyError). */
@@ -57,10 +57,20 @@ export function createFliteSpeaker(wasmPath: string, options: FliteSpeakerOption
     const wavs: Uint8Array[] = [];
     for (const piece of job.pieces) {
       if (job.signal?.aborted) return undefined;
-      wavs.push(await flite.run(piece));
+      wavs.push(await speakPiece(piece));
       piecesSynthesized++;
     }
     return joinWavs(wavs);
+  }
+
+  /** A piece whose process crashed is spoken once more by the new one; a second crash fails it. */
+  async function speakPiece(piece: string): Promise<Uint8Array> {
+    try {
+      return await flite.run(piece);
+    } catch (err) {
+      if (!(err instanceof FliteStoppedError && err.crashed)) throw err;
+      return flite.run(piece);
+    }
   }
 
   async function drain(): Promise<void> {
