@@ -292,7 +292,7 @@ export async function documentTitles(db: Database, scope: ChunkScope, limit: num
     .from(documents)
     .innerJoin(personalities, eq(personalities.id, documents.personalityId))
     .where(and(eq(documents.personalityId, scope.personalityId), sql`(not ${documents.isPrivate} or ${ownerAsks})`))
-    .orderBy(desc(documents.createdAt))
+    .orderBy(desc(documents.createdAt), desc(documents.id))
     .limit(limit);
   return rows.map((r) => r.fileName);
 }

@@ -79,10 +79,11 @@ export async function countPending(db: Database): Promise<number> {
 /**
  * The latest reviews. `status <> 'pending'` is the predicate of the partial index
  * content_flags_reviewed_idx (migration 0019), written the same way so the planner can use it:
- * the latest few are read from the index instead of sorting every reviewed flag.
+ * the latest few are read from the index instead of sorting every reviewed flag (ties on the
+ * time, which the index leaves unordered, are sorted by id among those few: an incremental sort).
  */
 export function recentlyReviewedQuery(db: Database, limit: number) {
-  return flagQuery(db).where(ne(contentFlags.status, 'pending')).orderBy(desc(contentFlags.reviewedAt)).limit(limit);
+  return flagQuery(db).where(ne(contentFlags.status, 'pending')).orderBy(desc(contentFlags.reviewedAt), desc(contentFlags.id)).limit(limit);
 }
 
 export async function listRecentlyReviewed(db: Database, limit: number): Promise<FlagRow[]> {

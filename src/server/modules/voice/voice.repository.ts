@@ -148,7 +148,9 @@ export async function clonesHeldBy(db: DbOrTx, ownerId: string, exceptPersonalit
     })
     .from(personalities)
     .where(and(eq(personalities.userId, ownerId), ne(personalities.id, exceptPersonalityId), isNotNull(personalities.customVoiceId)))
-    .orderBy(asc(personalities.updatedAt));
+    // Oldest first (the first reclaimed); by id when two were changed at the same moment, so the
+    // check before the upload and the one that stores the clone reclaim the same one.
+    .orderBy(asc(personalities.updatedAt), asc(personalities.id));
   return rows.map((r) => ({
     personalityId: r.personalityId,
     voiceId: r.voiceId!,
