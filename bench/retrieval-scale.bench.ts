@@ -63,7 +63,7 @@ async function run(label: string, databaseUrl: string | undefined) {
     console.log(`  ${name.padEnd(10)} p50 ${fmt(percentile(samples, 0.5))}  p95 ${fmt(percentile(samples, 0.95))}  (n=${samples.length}; target p95 < 50 ms: ${percentile(samples, 0.95) < 50 ? 'met' : 'NOT met'})`);
   const lexical = createRetriever(db, undefined);
   const warmStarted = performance.now();
-  await lexical.warm(personalityId);
+  await lexical.warm({ personalityId, viewerId: null });
   const rss = process.memoryUsage().rss / 2 ** 20;
   console.log(`  full-text index loaded in ${fmt(performance.now() - warmStarted)} (process RSS ${rss.toFixed(0)} MB)`);
   await time(lexical, personalityId, questions.slice(0, 5));

@@ -60,7 +60,19 @@ export function createConversationsModule(deps: ConversationsModuleDeps) {
   const stopForgetting = createDocumentEvents().subscribeAll((personalityId) => cache.forget(personalityId));
   const contexts = createPersonaContexts(db, cache);
   const questions = createQuestionService(db, clock, logger);
-  const conversations = createConversationService({ db, clock, contexts, responder });
+  // Set at shutdown: a warm-up cut short by the database closing is no fault to report.
+  let closing = false;
+  const conversations = createConversationService({
+    db,
+    clock,
+    contexts,
+    responder,
+    // A chat being opened (its starters asked for): the asker's indexes load while they type.
+    warmRetrieval: (scope) =>
+      void retriever.warm(scope).catch((err: unknown) => {
+        if (!closing) logger.warn('retrieval warm-up failed', err instanceof Error ? err.message : err);
+      }),
+  });
   // Replies still being saved when the server stops: it waits for them before closing the database.
   const inFlight = createInFlight();
   const chat = createChatService({
@@ -110,7 +122,7 @@ export function createConversationsModule(deps: ConversationsModuleDeps) {
         // One question's full-text work, on no personality: the database's first text search (its
         // stemming dictionary, the statements) is paid here, not by the first person to ask.
         const firstSearch = retriever.search({ personalityId: NO_PERSONALITY, viewerId: null, text: 'How are you today?', limit: 1 });
-        warming = Promise.all([firstSearch, ...personalityIds.map((id) => retriever.warm(id))]).then(
+        warming = Promise.all([firstSearch, ...personalityIds.map((personalityId) => retriever.warm({ personalityId, viewerId: null }))]).then(
           () => undefined,
           (err: unknown) => logger.warn('full-text index preload failed', err instanceof Error ? err.message : err),
         );
@@ -131,7 +143,10 @@ export function createConversationsModule(deps: ConversationsModuleDeps) {
     /** Settles when the background preloading has (for a clean shutdown). */
     settled: () => warming,
     /** Unsubscribes from the invalidation bus. */
-    close: stopForgetting,
+    close: () => {
+      closing = true;
+      stopForgetting();
+    },
     /** Waits (at most `timeoutMs`) for replies still being saved; true when none is left. */
     drain: (timeoutMs: number) => inFlight.drain(timeoutMs),
     /** Stops replies still streaming (shutdown): each keeps what was said, as a stopped reply. */

@@ -44,7 +44,14 @@ function toSummary(row: repo.ConversationSummaryRow): ConversationSummary {
   };
 }
 
-export function createConversationService(deps: { db: Database; clock: Clock; contexts: PersonaContexts; responder: ChatResponder }) {
+export function createConversationService(deps: {
+  db: Database;
+  clock: Clock;
+  contexts: PersonaContexts;
+  responder: ChatResponder;
+  /** Starts loading the asker's retrieval indexes in the background (not awaited). */
+  warmRetrieval?: (scope: { personalityId: string; viewerId: string | null }) => void;
+}) {
   const { db, clock, contexts, responder } = deps;
 
   async function loadOwned(viewer: Viewer, id: string): Promise<repo.ConversationSummaryRow> {
@@ -58,6 +65,8 @@ export function createConversationService(deps: { db: Database; clock: Clock; co
 
     async starters(viewer: Viewer | null, personalityId: string) {
       const personality = await loadVisiblePersonality(db, personalityId, viewer?.id ?? null);
+      // The chat is opening: its first question should not wait for the documents' indexes.
+      deps.warmRetrieval?.({ personalityId: personality.id, viewerId: viewer?.id ?? null });
       const { context } = await contexts.get(personality);
       return { starters: context.starters, greeting: context.greeting, responder: { mode: responder.mode, label: responder.label } };
     },

@@ -3,19 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { PostingsCache, parsePostings, postingsOf, rankCandidates, termHash, type DocumentPostings } from './lexical-index';
 
-/** Builds the postings text loadPostings returns, from chunks given as lists of (stemmed) words. */
+/** Builds the text loadPostings returns (a line per chunk: its position and tsvector), from chunks given as lists of (stemmed) words. */
 function postingsText(chunks: string[][]): string {
-  const byWord = new Map<string, Map<number, number>>();
-  chunks.forEach((words, chunk) => {
-    for (const w of words) {
-      const counts = byWord.get(w) ?? new Map<number, number>();
-      counts.set(chunk, (counts.get(chunk) ?? 0) + 1);
-      byWord.set(w, counts);
-    }
-  });
-  return [...byWord.keys()]
-    .sort()
-    .map((w) => `${w} ${[...byWord.get(w)!].map(([c, n]) => (n > 1 ? `${c}:${n}` : String(c))).join(',')}`)
+  return chunks
+    .map((words, chunk) => {
+      const positions = new Map<string, number[]>();
+      words.forEach((w, i) => positions.set(w, [...(positions.get(w) ?? []), i + 1]));
+      return `${chunk} ${[...positions].map(([w, at]) => `'${w.replace(/'/g, "''")}':${at.join(',')}`).join(' ')}`;
+    })
     .join('\n');
 }
 
@@ -24,32 +19,49 @@ function doc(id: string, chunks: string[][], generation = 0): { id: string; post
 }
 
 describe('parsePostings', () => {
-  it('reads positions, counts and chunk lengths, and finds words by their hash', () => {
-    const p = parsePostings('babbag 0,2:3\nengin 1:2,2\nnumber 2', 7, 3);
+  it('reads positions, counts and chunk lengths from the chunks\' tsvectors, and finds words by their hash', () => {
+    const p = parsePostings("0 'babbag':1\n1 'engin':1,2\n2 'babbag':1,2,3 'engin':4 'number':5", 7, 3);
     expect(p.generation).toBe(7);
     const [s, e] = postingsOf(p, 'babbag');
     expect([...p.chunks.subarray(s, e)]).toEqual([0, 2]);
     expect([...p.tf.subarray(s, e)]).toEqual([1, 3]);
+    expect([...p.chunks.subarray(...postingsOf(p, 'engin'))]).toEqual([1, 2]);
+    expect([...p.tf.subarray(...postingsOf(p, 'engin'))]).toEqual([2, 1]);
     expect([...p.lengths]).toEqual([1, 2, 5]);
     expect(p.totalLength).toBe(8);
     expect(postingsOf(p, 'missing')).toEqual([0, 0]);
   });
 
+  it('reads words as PostgreSQL quotes them: doubled quotes and backslashes, weights, no positions', () => {
+    const p = parsePostings(String.raw`0 'it''s':1A,4B 'back\\slash':2 'bare' 'a b':3` + "\n1 'it''s':2", 0, 2);
+    expect(p.terms).toEqual(['a b', String.raw`back\slash`, 'bare', "it's"]);
+    expect([...p.chunks.subarray(...postingsOf(p, "it's"))]).toEqual([0, 1]);
+    expect([...p.tf.subarray(...postingsOf(p, "it's"))]).toEqual([2, 1]);
+    expect([...p.tf.subarray(...postingsOf(p, 'bare'))]).toEqual([1]);
+    expect([...p.lengths]).toEqual([5, 1]);
+  });
+
+  it('skips a word with a line break in it and a line of another form, keeping the rest', () => {
+    const p = parsePostings("0 'two\nlines':1 'kept':2\nnot a chunk line\n1 'kept':1", 0, 2);
+    expect(p.terms).toEqual(['kept']);
+    expect([...p.chunks.subarray(...postingsOf(p, 'kept'))]).toEqual([0, 1]);
+  });
+
   it('tells apart words that share a hash, and finds every word of a large document', () => {
     // Two five-letter words FNV-1a maps to the same 32 bits (found by search).
     expect(termHash('yaczf')).toBe(termHash('glbpp'));
-    const p = parsePostings('glbpp 3\nother 1\nyaczf 0,2', 0, 4);
+    const p = parsePostings("0 'yaczf':1\n1 'other':1\n2 'yaczf':1\n3 'glbpp':1", 0, 4);
     expect([...p.chunks.subarray(...postingsOf(p, 'yaczf'))]).toEqual([0, 2]);
     expect([...p.chunks.subarray(...postingsOf(p, 'glbpp'))]).toEqual([3]);
     expect(postingsOf(p, 'glbpq')).toEqual([0, 0]);
-    const words = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}`).sort();
-    const big = parsePostings(words.map((w, i) => `${w} ${i % 7}`).join('\n'), 0, 7);
+    const words = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}`);
+    const big = parsePostings(postingsText(Array.from({ length: 7 }, (_, c) => words.filter((_, i) => i % 7 === c))), 0, 7);
     for (const [i, w] of words.entries()) expect([...big.chunks.subarray(...postingsOf(big, w))]).toEqual([i % 7]);
     expect(postingsOf(big, 'w-absent')).toEqual([0, 0]);
   });
 
-  it('re-sorts words the database ordered differently, and keeps each word with its own postings', () => {
-    const p = parsePostings('zeta 0\nalpha 1,2\nmid 2', 0, 3);
+  it('sorts words (PostgreSQL orders a tsvector by length first), each with its own postings', () => {
+    const p = parsePostings("0 'zeta':1\n1 'alpha':1\n2 'mid':2 'alpha':1", 0, 3);
     expect(p.terms).toEqual(['alpha', 'mid', 'zeta']);
     const [s, e] = postingsOf(p, 'alpha');
     expect([...p.chunks.subarray(s, e)]).toEqual([1, 2]);
@@ -58,13 +70,14 @@ describe('parsePostings', () => {
   });
 
   it('keeps positions in 16 bits below 65,536 chunks and in 32 above, and caps a count at 255 (lengths keep the true count)', () => {
-    const small = parsePostings('engin 0:300,65535', 0, 65536);
+    const many = Array.from({ length: 300 }, (_, i) => i + 1).join(',');
+    const small = parsePostings(`0 'engin':${many}\n65535 'engin':1`, 0, 65536);
     expect(small.chunks).toBeInstanceOf(Uint16Array);
     const [s, e] = postingsOf(small, 'engin');
     expect([...small.chunks.subarray(s, e)]).toEqual([0, 65535]);
     expect([...small.tf.subarray(s, e)]).toEqual([255, 1]);
     expect(small.lengths[0]).toBe(300);
-    const large = parsePostings('zeta 70000\nalpha 1,65536', 0, 70001);
+    const large = parsePostings("1 'alpha':1\n65536 'alpha':1\n70000 'zeta':1", 0, 70001);
     expect(large.chunks).toBeInstanceOf(Int32Array);
     const [as, ae] = postingsOf(large, 'alpha');
     expect([...large.chunks.subarray(as, ae)]).toEqual([1, 65536]);

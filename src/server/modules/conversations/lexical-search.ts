@@ -35,8 +35,11 @@ export interface LexicalSearch {
   questionWords(scope: repo.ChunkScope, text: string): Promise<repo.QuestionAndDocuments>;
   /** `known`: the question's words and documents, already read in this request (see questionColumns). */
   search(scope: repo.ChunkScope, text: string, limit: number, known?: repo.QuestionAndDocuments): Promise<repo.RankedSearch>;
-  /** Loads a personality's public postings, and their chunks' text, ahead of its first question (start-up preloading). */
-  warm(personalityId: string): Promise<void>;
+  /**
+   * Loads the postings of the documents `scope`'s asker may use, and their chunks' text, ahead of
+   * a first question (start-up preloading; a chat being opened). `documents`: already read.
+   */
+  warm(scope: repo.ChunkScope, documents?: repo.UsableDocument[]): Promise<void>;
 }
 
 /**
@@ -181,8 +184,8 @@ export function createLexicalSearch(db: Database, opts: { budgetBytes?: number; 
       return { hits, documentsNotReady, documents: documents.length, terms: terms.length, absentTerms: absent, absentNames, ceiling };
     },
 
-    async warm(personalityId) {
-      const { documents } = await repo.questionAndDocuments(db, { personalityId, viewerId: null }, '');
+    async warm(scope, known) {
+      const documents = known ?? (await repo.questionAndDocuments(db, scope, '')).documents;
       await postingsFor(documents);
       await Promise.all(documents.map((d) => preloads.get(d.id)?.done));
     },

@@ -138,9 +138,8 @@ export async function questionAndDocuments(db: Database, scope: ChunkScope, text
 }
 
 /**
- * A document's postings, as text: a line per word ("word 0,4:2,9": the chunk positions holding
- * it, with ":count" where it occurs more than once),
- * from the tsvectors the database keeps. The document's generation and chunk count come from the
+ * What a document's postings are built from: a line per chunk, its position and its tsvector as
+ * text ("4 'engin':2,7 'number':3"), the tsvectors the database keeps. The document's generation and chunk count come from the
  * same snapshot, so postings are never filed under a generation they do not belong to. Undefined
  * when the document is gone.
  */
@@ -148,17 +147,12 @@ export async function loadPostings(
   db: Database,
   documentId: string,
 ): Promise<{ chunkGeneration: number; chunkCount: number; postings: string } | undefined> {
+  // Each chunk's tsvector as text, all in one row (a row per chunk costs PGlite more than the
+  // text); lexical-index.ts inverts them into postings (parsePostings).
   const result = await db.execute(sql`
-    with words as (
-      select t.lexeme, string_agg(
-          case when coalesce(array_length(t.positions, 1), 1) > 1 then c.chunk_index || ':' || array_length(t.positions, 1) else c.chunk_index::text end,
-          ',' order by c.chunk_index) as positions
-      from ${chunks} c, unnest(c.tsv) as t
-      where c.document_id = ${documentId} and strpos(t.lexeme, E'\n') = 0
-      group by t.lexeme
-    )
     select d.chunk_generation, d.chunk_count,
-      coalesce((select string_agg(lexeme || ' ' || positions, E'\n' order by lexeme collate "C") from words), '') as postings
+      coalesce((select string_agg(c.chunk_index || ' ' || c.tsv::text, E'\n' order by c.chunk_index)
+        from ${chunks} c where c.document_id = d.id), '') as postings
     from ${documents} d
     where d.id = ${documentId}`);
   const row = rowsOf(result)[0];

@@ -3,7 +3,7 @@
 // whichever vector store the database has (pgvector on PGlite, float32 bytea on Debian's PostgreSQL);
 // full-text when no embedding model is configured.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../test-support/test-server';
+import { rows, startTestServer, type TestServer } from '../../test-support/test-server';
 import { loadConfig } from '../../config';
 import { systemClock } from '../../lib/clock';
 import { candidateVectors, insertEmbeddings } from '../documents/chunk-search.repository';
@@ -19,7 +19,8 @@ import { personalityDocuments } from '../../db/schema/documents';
 import { eq, sql } from 'drizzle-orm';
 import * as repo from './conversations.repository';
 import { createLexicalSearch, questionColumns } from './lexical-search';
-import { nearestWithVectors, readQuestionAndDocuments } from './retrieval.repository';
+import { loadPostings, nearestWithVectors, readQuestionAndDocuments } from './retrieval.repository';
+import { parsePostings, postingsOf } from './lexical-index';
 import { createVectorIndex } from './vector-index';
 
 let server: TestServer;
@@ -133,6 +134,39 @@ describe('retrieval', () => {
     expect((await search('windmill', owner.id)).passages).toEqual([]);
   });
 
+  it("builds a document's postings from the database's own tsvectors: every word, chunk and count PostgreSQL indexed", async () => {
+    const db = server.database.db;
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Quoted');
+    const repeated = Array.from({ length: 300 }, () => 'engine').join(' ');
+    const docId = await seedDocument(db, {
+      personalityId: id,
+      fileName: 'odd.txt',
+      chunks: [
+        "It's O'Brien's engine; the engine's engine.",
+        String.raw`Saved in C:\Users\ada\notes and /srv/data\x, see http://example.com/a'b?q=1.`,
+        '',
+        `${repeated} and numbers 3.14 1,000 café naïve`,
+      ],
+    });
+    const row = await loadPostings(db, docId);
+    const postings = parsePostings(row!.postings, row!.chunkGeneration, row!.chunkCount);
+    const built = postings.terms.flatMap((term) => {
+      const [start, end] = postingsOf(postings, term);
+      return Array.from({ length: end - start }, (_, k) => `${term} ${postings.chunks[start + k]} ${postings.tf[start + k]}`);
+    });
+    // What PostgreSQL itself says is in each chunk's tsvector (counts capped at 255 in memory).
+    const reference = await rows<{ entry: string }>(
+      server,
+      sql`select t.lexeme || ' ' || c.chunk_index || ' ' || least(coalesce(array_length(t.positions, 1), 1), 255) as entry
+        from personality_document_chunks c, unnest(c.tsv) t where c.document_id = ${docId}`,
+    );
+    expect(built.sort()).toEqual(reference.map((r) => r.entry).sort());
+    // A URL's path keeps its quote ('/a''b?q=1.' in the tsvector's text).
+    expect(built.some((e) => e.includes("'"))).toBe(true);
+    expect(postings.lengths[3]).toBeGreaterThan(255);
+  });
+
   it("answers from the chunks' text held in memory once warmed, and from the database again when they are replaced", async () => {
     const db = server.database.db;
     const owner = await server.user();
@@ -140,7 +174,7 @@ describe('retrieval', () => {
     await makePublic(db, id);
     const docId = await seedDocument(db, { personalityId: id, fileName: 'log.txt', chunks: ['The harbour froze in January.', 'Gulls nested on the roof.'] });
     const retriever = createRetriever(db, undefined);
-    await retriever.warm(id); // postings, then the chunks' text
+    await retriever.warm({ personalityId: id, viewerId: null }); // postings, then the chunks' text
     // Changed under the cache's feet (the product never edits a chunk in place; it replaces them
     // all under a new generation): the answer still shows the text read while warming, so the
     // question read no chunk text from the database.
@@ -154,10 +188,69 @@ describe('retrieval', () => {
 
     // A library larger than the text budget is not preloaded: its winners are read per question.
     const small = createLexicalSearch(db, { textBudgetBytes: 1000 });
-    await small.warm(id);
+    await small.warm({ personalityId: id, viewerId: null });
     await db.execute(sql`update personality_document_chunks set content = 'The harbour, edited in place.' where document_id = ${docId}`);
     const read = await small.search({ personalityId: id, viewerId: null }, 'harbour', 5);
     expect(read.hits.map((h) => h.content)).toEqual(['The harbour, edited in place.']);
+  });
+
+  it("warming an asker's scope loads what their first question would (postings, text, sign bits), private documents only for the owner", async () => {
+    const base = server.database.db;
+    const store = server.database.vectorStore;
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Warmed');
+    await makePublic(base, id);
+    await seedDocument(base, { personalityId: id, fileName: 'open.txt', chunks: ['The lighthouse lamp was lit at dusk.', 'Gales shook the tower.'] });
+    await seedDocument(base, { personalityId: id, fileName: 'secret.txt', chunks: ['The lighthouse keeper hid a letter.'], isPrivate: true });
+    const chunkRows = await rows<{ id: string; document_id: string; personality_id: string; content: string }>(
+      server,
+      sql`select id, document_id, personality_id, content from personality_document_chunks where personality_id = ${id}`,
+    );
+    await insertEmbeddings(
+      base,
+      store,
+      chunkRows.map((r) => ({ chunkId: r.id, documentId: r.document_id, personalityId: r.personality_id, model: 'fake-embedding', embedding: fakeEmbedding(r.content) })),
+    );
+    const embedder = { model: 'fake-embedding', embed: async (texts: string[]) => texts.map((t) => fakeEmbedding(t)) };
+    /** A retriever of its own (empty memory) over a database handle that counts the statements it is asked to run. */
+    const fresh = () => {
+      let statements = 0;
+      const db = new Proxy(base, {
+        get(target, key, receiver) {
+          if (key === 'execute' || key === 'select' || key === 'insert' || key === 'with') statements++;
+          return Reflect.get(target, key, receiver);
+        },
+      });
+      const retriever = createRetriever(db, createVectorIndex(db, store, embedder));
+      return {
+        retriever,
+        /** The statements one question of the owner's runs. */
+        async ask(): Promise<number> {
+          const before = statements;
+          const found = await retriever.search({ personalityId: id, viewerId: owner.id, text: 'lighthouse letter', limit: 5 });
+          expect(found.passages.map((p) => p.fileName)).toContain('secret.txt');
+          return statements - before;
+        },
+      };
+    };
+    // Cold: the first question loads; once its background text preload is done, a question runs only its own statements.
+    const cold = fresh();
+    const first = await cold.ask();
+    let steady = Infinity;
+    for (let i = 0; i < 5; i++) {
+      steady = Math.min(steady, await cold.ask());
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(first).toBeGreaterThan(steady);
+
+    const warmed = fresh();
+    await warmed.retriever.warm({ personalityId: id, viewerId: owner.id });
+    expect(await warmed.ask()).toBe(steady);
+
+    // Warmed as a visitor: the private document was not theirs to load, so the owner's question still loads it.
+    const asVisitor = fresh();
+    await asVisitor.retriever.warm({ personalityId: id, viewerId: null });
+    expect(await asVisitor.ask()).toBeGreaterThan(steady);
   });
 
   it('hybrid: scores full-text and nearest vectors together, the score as the match, still private-filtered', async () => {

@@ -70,8 +70,13 @@ export function answeringPassages(result: RetrievalResult): RetrievedPassage[] {
 export interface Retriever {
   readonly mode: 'full-text' | 'hybrid';
   search(query: RetrievalQuery): Promise<RetrievalResult>;
-  /** Prepares the full-text index of a personality's public documents before its first question. */
-  warm(personalityId: string): Promise<void>;
+  /**
+   * Prepares the indexes of the documents `scope`'s asker may use (full-text, and the vectors'
+   * sign bits when hybrid) before their first question: after a start, a library of 10,000 chunks
+   * took its first question about a second to load. Memory holds nothing the question itself
+   * would not have loaded; every question still checks the asker's right in SQL.
+   */
+  warm(scope: repo.ChunkScope): Promise<void>;
 }
 
 /** Vector side of hybrid retrieval: embeds the question, finds the nearest chunks, reads candidates' vectors. */
@@ -81,6 +86,8 @@ export interface VectorSearch {
   /** `documents`: the asker's usable documents when the caller has just read them (saves reading them again). */
   nearest(scope: repo.ChunkScope, embedding: number[], limit: number, documents?: repo.UsableDocument[]): Promise<ChunkHit[]>;
   vectorsOf(chunkIds: string[], embedding: number[]): Promise<CandidateVectors[]>;
+  /** Loads what `nearest` keeps in memory for these documents (the bit index), ahead of a first question. */
+  warm?(documents: repo.UsableDocument[]): Promise<void>;
   /**
    * nearest, and vectorsOf for its hits and `otherIds` (the full-text candidates), in one go where
    * the store allows it (pgvector: one statement). Absent: the two are called one after the other.
@@ -156,7 +163,10 @@ export function createRetriever(
   const starters = new StarterVectors();
   return {
     mode: vectors ? 'hybrid' : 'full-text',
-    warm: (personalityId) => fullText.warm(personalityId),
+    async warm(scope) {
+      const { documents } = await fullText.questionWords(scope, '');
+      await Promise.all([fullText.warm(scope, documents), vectors?.warm?.(documents)]);
+    },
     async search(query) {
       const scope = scopeOf(query);
       const asked = query.known ?? (await fullText.questionWords(scope, query.text));

@@ -6,6 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestClient, type TestServer } from '../../test-support/test-server';
 import { createPersonality, makePublic } from './conversations.test-support';
 import { uploadOne, waitForDocument } from '../documents/documents.test-support';
+import { systemClock } from '../../lib/clock';
+import { createContextCache } from './context-cache';
+import { createPersonaContexts } from './persona-context';
+import { createConversationService } from './conversations.service';
+import type { ChatResponder } from '../../ai/providers';
 
 let server: TestServer;
 let owner: TestClient & { id: string };
@@ -38,5 +43,29 @@ describe('starters follow the documents', () => {
 
     expect((await owner.delete(`/api/personalities/${id}/documents/${docId}`)).status).toBe(200);
     expect(naming(await startersFor(id), 'medical diagnosis 2024')).toBe(false);
+  });
+});
+
+describe('opening a chat', () => {
+  it("starts loading the asker's retrieval indexes, with the asker's own right, only once access is granted", async () => {
+    const db = server.database.db;
+    const warmed: { personalityId: string; viewerId: string | null }[] = [];
+    const conversations = createConversationService({
+      db,
+      clock: systemClock,
+      contexts: createPersonaContexts(db, createContextCache({ clock: systemClock })),
+      responder: { mode: 'offline', label: 'offline' } as ChatResponder,
+      warmRetrieval: (scope) => warmed.push(scope),
+    });
+    const privateId = await createPersonality(owner, 'Private Person');
+    const ownerViewer = { id: owner.id } as never;
+    await conversations.starters(ownerViewer, privateId);
+    expect(warmed).toEqual([{ personalityId: privateId, viewerId: owner.id }]);
+    // Someone who may not see it learns nothing and loads nothing.
+    await expect(conversations.starters(null, privateId)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(warmed).toHaveLength(1);
+    await makePublic(db, privateId);
+    await conversations.starters(null, privateId);
+    expect(warmed[1]).toEqual({ personalityId: privateId, viewerId: null });
   });
 });

@@ -114,6 +114,10 @@ export function createVectorIndex(
 
     vectorsOf: (chunkIds, embedding) => candidateVectors(db, store, chunkIds, embedding, embeddings.model),
 
+    async warm(documents) {
+      for (const d of documents) await entryFor(d);
+    },
+
     // pgvector only: with float32 bytea the app computes the cosines, and the two reads stay apart.
     ...(store === 'pgvector'
       ? {
