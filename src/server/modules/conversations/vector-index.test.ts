@@ -37,4 +37,32 @@ describe('nearestByBits', () => {
     // Fewer chunks than k: all of them.
     expect(nearestByBits([docs[0]!], words(query), 1000)).toHaveLength(300);
   });
+
+  it('counts each distance exactly and returns the k smallest, however large the pass before it was', () => {
+    let seed = 3;
+    const random32 = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0);
+    const doc = (id: string, n: number) => {
+      const bits = Uint32Array.from({ length: n * 16 }, random32);
+      return { id, entry: { chunkIds: Array.from({ length: n }, (_, i) => `${id}-${i}`), chunkIndexes: Int32Array.from({ length: n }, (_, i) => i), bits } };
+    };
+    const query = Uint32Array.from({ length: 16 }, random32);
+    const hamming = (bits: Uint32Array, i: number) => {
+      let d = 0;
+      for (let w = 0; w < 16; w++) for (let x = (bits[i * 16 + w]! ^ query[w]!) >>> 0; x; x >>>= 1) d += x & 1;
+      return d;
+    };
+    const check = (docs: ReturnType<typeof doc>[], k: number) => {
+      const all = docs.flatMap((d) => d.entry.chunkIds.map((chunkId, i) => ({ chunkId, distance: hamming(d.entry.bits, i) })));
+      const found = nearestByBits(docs, query, k);
+      expect(found).toHaveLength(Math.min(k, all.length));
+      const byId = new Map(all.map((a) => [a.chunkId, a.distance]));
+      for (const f of found) expect(f.distance).toBe(byId.get(f.chunkId));
+      const worst = found[found.length - 1]!.distance;
+      const chosen = new Set(found.map((f) => f.chunkId));
+      for (const a of all) if (!chosen.has(a.chunkId)) expect(a.distance).toBeGreaterThanOrEqual(worst);
+    };
+    check([doc('a', 2000), doc('b', 1500)], 100);
+    // A smaller pass after a larger one (its scratch space is reused).
+    check([doc('c', 40)], 10);
+  });
 });

