@@ -38,6 +38,8 @@ export interface StartOptions {
   webRoot?: string | null;
   /** Blob storage; defaults to files under DATA_DIR/blobs. */
   storage?: BlobStorage;
+  /** false: no housekeeping timer (tests that run its passes themselves, at moments they choose). */
+  housekeeping?: boolean;
 }
 
 export interface RunningServer {
@@ -167,7 +169,7 @@ export async function startServer(config: AppConfig, opts: StartOptions = {}): P
     voiceJobs.bindWake(jobs.wake);
     if (config.jobs.concurrency > 0) jobs.start();
     // Rate-limit windows, stale sign-in records, expired sessions and links are removed hourly.
-    const housekeeping = startHousekeeping({ database, logger, intervalMs: config.housekeepingIntervalMs });
+    const housekeeping = opts.housekeeping === false ? { stop: async () => {} } : startHousekeeping({ database, logger, intervalMs: config.housekeepingIntervalMs });
     // Chunks without a vector from the current embedding model (a changed EMBEDDING_MODEL, or the
     // embedded model's first start) are queued for embedding in the background.
     if (config.jobs.concurrency > 0) void documents.queueMissingEmbeddings();
