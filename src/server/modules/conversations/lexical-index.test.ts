@@ -42,7 +42,7 @@ describe('parsePostings', () => {
   });
 
   it('skips a word with a line break in it and a line of another form, keeping the rest', () => {
-    const p = parsePostings("0 'two\nlines':1 'kept':2\nnot a chunk line\n1 'kept':1", 0, 2);
+    const p = parsePostings("0 'two\nlines':1 'kept':2\nnot a chunk line\nnospace\n1 'kept':1", 0, 2);
     expect(p.terms).toEqual(['kept']);
     expect([...p.chunks.subarray(...postingsOf(p, 'kept'))]).toEqual([0, 1]);
   });

@@ -49,16 +49,16 @@ export function parsePostings(text: string, generation: number, chunkCount: numb
   const n = text.length;
   let i = 0;
   while (i < n) {
+    const newline = text.indexOf('\n', i);
+    const lineEnd = newline === -1 ? n : newline;
     const space = text.indexOf(' ', i);
-    const lineEnd = space === -1 ? n : space;
-    const chunk = Number(text.slice(i, lineEnd));
-    i = lineEnd + 1;
-    if (space === -1 || !Number.isInteger(chunk) || chunk < 0) {
-      // Not a line this format has: skipped to its end.
-      const next = text.indexOf('\n', i);
-      i = next === -1 ? n : next + 1;
+    const chunk = space === -1 || space > lineEnd ? NaN : Number(text.slice(i, space));
+    if (!Number.isInteger(chunk) || chunk < 0) {
+      // Not a line this format has: skipped.
+      i = lineEnd + 1;
       continue;
     }
+    i = space + 1;
     slots = Math.max(slots, chunk + 1);
     while (i < n && text.charCodeAt(i) !== NEWLINE) {
       if (text.charCodeAt(i) !== QUOTE) {
