@@ -74,9 +74,7 @@ export function createLexicalSearch(db: Database, opts: { budgetBytes?: number; 
       if (cached) found.set(d.id, cached);
       else missing.push(d);
     }
-    // One document per statement: a large library loads in many short statements that other
-    // requests' statements can run between, instead of one that holds the database for seconds.
-    for (const d of missing) {
+    const startLoad = (d: repo.UsableDocument): Promise<void> => {
       let load = loading.get(d.id);
       if (!load) {
         const documentId = d.id;
@@ -88,9 +86,19 @@ export function createLexicalSearch(db: Database, opts: { budgetBytes?: number; 
             cache.set(documentId, parsePostings(row.postings, row.chunkGeneration, row.chunkCount), new Set(found.keys()));
             if (textFits) void preloadTexts(documentId, row.chunkGeneration, row.chunkCount);
           })
-          .finally(() => loading.delete(d.id));
-        loading.set(d.id, load);
+          .finally(() => loading.delete(documentId));
+        loading.set(documentId, load);
       }
+      return load;
+    };
+    // One document per statement: a large library loads in many short statements that other
+    // requests' statements can run between, instead of one that holds the database for seconds.
+    // The next document's statement is already asked for while this thread parses the last one's
+    // postings (the database's work and this thread's then overlap), never more than that ahead.
+    for (const [k, d] of missing.entries()) {
+      const load = startLoad(d);
+      const next = missing[k + 1];
+      if (next) startLoad(next).catch(() => {}); // its failure is met when its turn comes
       await load;
       // Not cached: the chunks were replaced while loading (the next question loads them), or
       // the document is larger than the whole budget. Either way, this question reads them now.

@@ -253,6 +253,34 @@ describe('retrieval', () => {
     expect(await asVisitor.ask()).toBeGreaterThan(steady);
   });
 
+  it("loads a library's postings one document ahead at most: the next statement overlaps the last parse, never the whole library queued", async () => {
+    const base = server.database.db;
+    const owner = await server.user();
+    const id = await createPersonality(owner, 'Shelves');
+    for (let i = 0; i < 6; i++) await seedDocument(base, { personalityId: id, fileName: `shelf-${i}.txt`, chunks: [`Shelf ${i} holds atlases.`, `Shelf ${i} holds maps.`] });
+    let inFlight = 0;
+    let most = 0;
+    let loads = 0;
+    const db = new Proxy(base, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver);
+        if (key !== 'execute') return value;
+        return (query: Parameters<typeof base.execute>[0]) => {
+          // The statement's own words (drizzle's SQL keeps them as string chunks beside the parameters).
+          const text = (query as unknown as { queryChunks: { value?: unknown }[] }).queryChunks.map((c) => (Array.isArray(c.value) ? c.value.join('') : '')).join('');
+          if (!text.includes('tsv::text')) return value.call(target, query);
+          loads++;
+          most = Math.max(most, ++inFlight);
+          return value.call(target, query).finally(() => inFlight--);
+        };
+      },
+    });
+    const search = createLexicalSearch(db);
+    await search.warm({ personalityId: id, viewerId: owner.id });
+    expect(loads).toBe(6);
+    expect(most).toBe(2);
+  });
+
   it('hybrid: scores full-text and nearest vectors together, the score as the match, still private-filtered', async () => {
     const db = server.database.db;
     const chunkRows = (await db.execute(

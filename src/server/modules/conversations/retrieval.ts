@@ -73,7 +73,7 @@ export interface Retriever {
   /**
    * Prepares the indexes of the documents `scope`'s asker may use (full-text, and the vectors'
    * sign bits when hybrid) before their first question: after a start, a library of 10,000 chunks
-   * takes its first question ~1.6 s to load. Memory holds nothing the question itself
+   * takes its first question ~1.1 s to load. Memory holds nothing the question itself
    * would not have loaded; every question still checks the asker's right in SQL.
    */
   warm(scope: repo.ChunkScope): Promise<void>;
