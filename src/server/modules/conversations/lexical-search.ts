@@ -95,10 +95,14 @@ export function createLexicalSearch(db: Database, opts: { budgetBytes?: number; 
     // requests' statements can run between, instead of one that holds the database for seconds.
     // The next document's statement is already asked for while this thread parses the last one's
     // postings (the database's work and this thread's then overlap), never more than that ahead.
+    // The look-ahead's own promise is kept here: once it has settled it leaves `loading`, and
+    // asking again would read the document twice (on PostgreSQL it can finish before its turn).
+    let ahead: { id: string; load: Promise<void> } | undefined;
     for (const [k, d] of missing.entries()) {
-      const load = startLoad(d);
+      const load = ahead?.id === d.id ? ahead.load : startLoad(d);
       const next = missing[k + 1];
-      if (next) startLoad(next).catch(() => {}); // its failure is met when its turn comes
+      ahead = next ? { id: next.id, load: startLoad(next) } : undefined;
+      ahead?.load.catch(() => {}); // its failure is met when its turn comes
       await load;
       // Not cached: the chunks were replaced while loading (the next question loads them), or
       // the document is larger than the whole budget. Either way, this question reads them now.
