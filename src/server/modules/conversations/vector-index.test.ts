@@ -64,5 +64,12 @@ describe('nearestByBits', () => {
     check([doc('a', 2000), doc('b', 1500)], 100);
     // A smaller pass after a larger one (its scratch space is reused).
     check([doc('c', 40)], 10);
+    // A document whose vectors are another length (8 words each) is skipped, not read out of step.
+    const other = doc('other', 40);
+    other.entry.chunkIds = other.entry.chunkIds.concat(other.entry.chunkIds.map((id) => `${id}-b`));
+    other.entry.chunkIndexes = Int32Array.from({ length: 80 }, (_, i) => i);
+    const mixed = nearestByBits([doc('d', 30), other, doc('e', 30)], query, 1000);
+    expect(mixed).toHaveLength(60);
+    expect(mixed.some((f) => f.documentId === 'other')).toBe(false);
   });
 });
