@@ -10,7 +10,7 @@ import { personalities } from '../../db/schema/personalities';
 import { visibleTo } from '../personalities/personalities.repository';
 import type { VectorStore } from '../../db/embeddings-schema';
 import { cosine, fromBase64 } from '../documents/float-vectors';
-import { toCosineQueryLiteral, uuidList, type CandidateVectors, type ChunkHit } from '../documents/chunk-search.repository';
+import { hasDimensions, toCosineQueryLiteral, uuidList, type CandidateVectors, type ChunkHit } from '../documents/chunk-search.repository';
 import type { ChunkTextRow } from './chunk-text-cache';
 
 export interface ChunkScope {
@@ -261,7 +261,7 @@ export async function nearestAmong(
     near as (
       select e.chunk_id, 1 - (e.embedding <=> ${toCosineQueryLiteral(embedding)}::vector) as score
       from personality_chunk_embeddings e
-      where e.chunk_id in (${ids}) and e.model = ${model}
+      where e.chunk_id in (${ids}) and e.model = ${model} and ${hasDimensions(embedding.length)}
       order by score desc
       limit ${limit}
     )
@@ -322,7 +322,7 @@ export async function nearestWithVectors(
     near as (
       select e.chunk_id, 1 - (e.embedding <=> q.v) as score
       from personality_chunk_embeddings e, q
-      where e.chunk_id in (${near}) and e.model = ${model} and vector_dims(e.embedding) = ${embedding.length}
+      where e.chunk_id in (${near}) and e.model = ${model} and ${hasDimensions(embedding.length)}
       order by score desc
       limit ${limit}
     ),
@@ -334,10 +334,11 @@ export async function nearestWithVectors(
       join ${documents} d on d.id = c.document_id
     ),
     wanted as (select id as chunk_id from near_rows ${others})
-    select e.chunk_id as id, 1 - (e.embedding <=> q.v) as cosine, encode(e.sentence_embeddings, 'base64') as sentences,
+    select e.chunk_id as id, case when n.id is null then 1 - (e.embedding <=> q.v) else n.score end as cosine,
+      encode(e.sentence_embeddings, 'base64') as sentences,
       n.document_id, n.file_name, n.chunk_index, n.content, n.score
     from wanted w
-    join personality_chunk_embeddings e on e.chunk_id = w.chunk_id and e.model = ${model} and vector_dims(e.embedding) = ${embedding.length}
+    join personality_chunk_embeddings e on e.chunk_id = w.chunk_id and e.model = ${model} and ${hasDimensions(embedding.length)}
     cross join q
     left join near_rows n on n.id = e.chunk_id`);
   const rows = rowsOf(result);

@@ -19,7 +19,7 @@ import { personalityDocuments } from '../../db/schema/documents';
 import { eq, sql } from 'drizzle-orm';
 import * as repo from './conversations.repository';
 import { createLexicalSearch, questionColumns } from './lexical-search';
-import { loadPostings, nearestWithVectors, readQuestionAndDocuments } from './retrieval.repository';
+import { loadPostings, nearestWithVectors, questionAndDocuments, readQuestionAndDocuments } from './retrieval.repository';
 import { parsePostings, postingsOf } from './lexical-index';
 import { createVectorIndex } from './vector-index';
 
@@ -363,6 +363,51 @@ describe('retrieval', () => {
     expect(sorted(both.vectors)).toEqual(sorted(await candidateVectors(db, store, others, query, 'fake-embedding')));
     // No near candidates (the documents' vectors not in yet): the full-text candidates' vectors still come.
     expect(sorted((await nearestWithVectors(db, { personalityId: adaId, viewerId: null }, [], others, query, 'fake-embedding', 5)).vectors)).toEqual(sorted(both.vectors));
+  });
+
+  it('never compares vectors of another length stored under the same model, whether their length was stored or (older rows) not', async () => {
+    const db = server.database.db;
+    const store = server.database.vectorStore;
+    const owner = await server.user();
+    const graceId = await createPersonality(owner, 'Grace');
+    await makePublic(db, graceId);
+    const wide = await seedDocument(db, { personalityId: graceId, fileName: 'wide.txt', chunks: ['Compilers translate languages.', 'The navy and the harbour.'] });
+    const narrow = await seedDocument(db, { personalityId: graceId, fileName: 'narrow.txt', chunks: ['Compilers translate languages too.'] });
+    const chunkRows = (await db.execute(sql`select id, document_id, content from personality_document_chunks where personality_id = ${graceId}`)) as unknown as {
+      rows: { id: string; document_id: string; content: string }[];
+    };
+    // 128 dimensions (the SIMD distance pass), and 96 under the same model name (its bits are 3 words, not 4).
+    await insertEmbeddings(
+      db,
+      store,
+      chunkRows.rows.map((r) => ({ chunkId: r.id, documentId: r.document_id, personalityId: graceId, model: 'dims-model', embedding: fakeEmbedding(r.content, r.document_id === wide ? 128 : 96) })),
+    );
+    const stored = (await db.execute(sql`select document_id, embedding_dims from personality_chunk_embeddings where personality_id = ${graceId}`)) as unknown as {
+      rows: { document_id: string; embedding_dims: number }[];
+    };
+    expect(stored.rows.map((r) => [r.document_id === wide ? 'wide' : 'narrow', Number(r.embedding_dims)]).sort()).toEqual([['narrow', 96], ['wide', 128], ['wide', 128]]);
+    const query = fakeEmbedding('Compilers translate languages.', 128);
+    const expectOnlyWide = async () => {
+      const index = createVectorIndex(db, store, { model: 'dims-model', embed: async (texts: string[]) => texts.map((t) => fakeEmbedding(t, 128)) });
+      const usable = (await questionAndDocuments(db, { personalityId: graceId, viewerId: null }, '')).documents;
+      const nearest = await index.nearest({ personalityId: graceId, viewerId: null }, query, 5, usable);
+      expect(nearest.map((n) => [n.fileName, n.chunkIndex])).toEqual([['wide.txt', 0], ['wide.txt', 1]]);
+      expect(nearest[0]!.score).toBeCloseTo(1, 5);
+      if (index.nearestWithVectors) {
+        const ids = chunkRows.rows.map((r) => r.id);
+        const read = await index.nearestWithVectors({ personalityId: graceId, viewerId: null }, query, 5, usable, ids);
+        expect(read.nearest.map((n) => n.fileName)).toEqual(['wide.txt', 'wide.txt']);
+        expect(read.vectors.map((v) => v.chunkId).sort()).toEqual(chunkRows.rows.filter((r) => r.document_id === wide).map((r) => r.id).sort());
+        expect(read.vectors.find((v) => v.chunkId === read.nearest[0]!.chunkId)!.cosine).toBeCloseTo(1, 5);
+      }
+      const hybrid = createRetriever(db, index);
+      expect((await hybrid.search({ personalityId: graceId, viewerId: null, text: 'navy harbour', limit: 5 })).passages[0]).toMatchObject({ fileName: 'wide.txt', chunkIndex: 1 });
+    };
+    await expectOnlyWide();
+    // Rows stored before the length was: pgvector counts it.
+    await db.execute(sql`update personality_chunk_embeddings set embedding_dims = null where personality_id = ${graceId}`);
+    await expectOnlyWide();
+    expect(narrow).toBeTruthy();
   });
 
   it('is hybrid whether or not the database has pgvector; the embedded model is the default; EMBEDDING_MODEL=none turns vectors off', () => {

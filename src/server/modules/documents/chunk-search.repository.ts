@@ -119,7 +119,7 @@ export async function nearestChunks(
     join ${personalities} on ${personalities.id} = e.personality_id
     where e.personality_id = ${q.personalityId}
       and e.model = ${q.model}
-      and vector_dims(e.embedding) = ${q.embedding.length}
+      and ${hasDimensions(q.embedding.length)}
       and ${askerFilter(q.viewerId)}
     order by e.embedding <=> ${vector}::vector
     limit ${q.limit}`);
@@ -145,15 +145,23 @@ export async function insertEmbeddings(tx: DbOrTx, store: VectorStore, rows: Emb
       (r) =>
         sql`(${r.chunkId}, ${r.documentId}, ${r.personalityId}, ${r.model}, ${vectorValue(r.embedding)}, ${
           r.sentenceEmbeddings && r.sentenceEmbeddings.length > 0 ? sql`decode(${r.sentenceEmbeddings.toString('base64')}, 'base64')` : sql`null`
-        }, decode(${signBits(r.embedding).toString('base64')}, 'base64'))`,
+        }, decode(${signBits(r.embedding).toString('base64')}, 'base64'), ${r.embedding.length})`,
     ),
     sql`, `,
   );
   await tx.execute(sql`
-    insert into personality_chunk_embeddings (chunk_id, document_id, personality_id, model, embedding, sentence_embeddings, embedding_bits)
+    insert into personality_chunk_embeddings (chunk_id, document_id, personality_id, model, embedding, sentence_embeddings, embedding_bits, embedding_dims)
     values ${values}
     on conflict (chunk_id) do update set model = excluded.model, embedding = excluded.embedding,
-      sentence_embeddings = excluded.sentence_embeddings, embedding_bits = excluded.embedding_bits`);
+      sentence_embeddings = excluded.sentence_embeddings, embedding_bits = excluded.embedding_bits, embedding_dims = excluded.embedding_dims`);
+}
+
+/**
+ * The row's vector has `dims` components (pgvector store): the stored length, or for rows written
+ * before it was stored, pgvector's count (which detoasts the vector).
+ */
+export function hasDimensions(dims: number): SQL {
+  return sql`coalesce(e.embedding_dims, vector_dims(e.embedding)) = ${dims}`;
 }
 
 /** One bit per component, set when it is positive (32 components per 4 bytes, little-endian words). */
@@ -246,7 +254,7 @@ export async function candidateVectors(
     from personality_chunk_embeddings e
     where e.chunk_id in (${ids})
       and e.model = ${model}
-      and vector_dims(e.embedding) = ${embedding.length}`);
+      and ${hasDimensions(embedding.length)}`);
   return (result.rows as { chunk_id: string; cosine: number; sentences: string | null }[]).map((r) => ({
     chunkId: String(r.chunk_id),
     cosine: Number(r.cosine),
