@@ -15,6 +15,7 @@ import { createDocumentEvents } from '../documents/documents-events';
 import { createPersonaContexts } from './persona-context';
 import { createRetriever, type VectorSearch } from './retrieval';
 import { createVectorIndex } from './vector-index';
+import { oneWarmAtATime } from './warm-gate';
 import { hasEmbeddings } from '../documents/chunk-search.repository';
 import { createPreviewSigner } from './preview-token';
 import { createConversationService } from './conversations.service';
@@ -67,11 +68,14 @@ export function createConversationsModule(deps: ConversationsModuleDeps) {
     clock,
     contexts,
     responder,
-    // A chat being opened (its starters asked for): the asker's indexes load while they type.
-    warmRetrieval: (scope) =>
-      void retriever.warm(scope).catch((err: unknown) => {
+    // A chat being opened (its starters asked for): the asker's indexes load while they type,
+    // one library at a time however fast chats are opened (warm-gate.ts).
+    warmRetrieval: oneWarmAtATime(
+      (scope) => retriever.warm(scope),
+      (err) => {
         if (!closing) logger.warn('retrieval warm-up failed', err instanceof Error ? err.message : err);
-      }),
+      },
+    ),
   });
   // Replies still being saved when the server stops: it waits for them before closing the database.
   const inFlight = createInFlight();
