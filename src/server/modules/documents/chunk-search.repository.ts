@@ -157,8 +157,9 @@ export async function insertEmbeddings(tx: DbOrTx, store: VectorStore, rows: Emb
 }
 
 /**
- * The row's vector has `dims` components (pgvector store): the stored length, or for rows written
- * before it was stored, pgvector's count (which detoasts the vector).
+ * The embeddings row (aliased `e` in the statement) has a vector of `dims` components, pgvector
+ * store: the stored length, or for rows written before it was stored, pgvector's count (which
+ * detoasts the vector). pgvector's `<=>` throws on vectors of different lengths.
  */
 export function hasDimensions(dims: number): SQL {
   return sql`coalesce(e.embedding_dims, vector_dims(e.embedding)) = ${dims}`;
