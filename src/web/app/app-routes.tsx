@@ -1,6 +1,6 @@
 import { Suspense, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
-import { LoaderCircle } from 'lucide-react';
+import { LoadingStatus } from '../components/loading-status';
 import { lazyNamed } from '../lib/lazy-named';
 import { useAccountSync } from '../features/auth/hooks/use-account-sync';
 import { MainLayout } from './main-layout';
@@ -14,10 +14,7 @@ const AuthScreen = lazyNamed(() => import('../features/auth/components/auth-scre
 /** Shown while a screen's code loads (usually a few milliseconds from the immutable cache). */
 export function ScreenLoading() {
   return (
-    <div role="status" className="flex items-center justify-center gap-2 py-24 text-muted-foreground">
-      <LoaderCircle className="size-5 animate-spin" aria-hidden="true" />
-      Loading...
-    </div>
+    <LoadingStatus className="justify-center py-24" />
   );
 }
 

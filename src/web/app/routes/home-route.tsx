@@ -1,11 +1,10 @@
 import { Suspense } from 'react';
-import { LoaderCircle } from 'lucide-react';
+import { LoadingStatus } from '../../components/loading-status';
 import { lazyNamed } from '../../lib/lazy-named';
 import { ScreenLoading } from '../app-routes';
 import { useViewer } from '../../features/auth/hooks/use-viewer';
 import { OnboardingDialog } from '../../features/onboarding/components/onboarding-dialog';
 import { PersonalitiesDashboard } from '../../features/personalities/components/personalities-dashboard';
-import { ShareDialog } from '../../features/sharing/components/share-dialog';
 import { useDocumentsParam } from '../../features/documents/hooks/use-documents-param';
 import { VerificationLinkNotice } from '../../features/auth/components/verification-link-notice';
 
@@ -13,6 +12,9 @@ import { VerificationLinkNotice } from '../../features/auth/components/verificat
 // (upload, drag-and-drop, source view) are most of the code behind "/".
 const ConversationView = lazyNamed(() => import('../../features/conversation/components/conversation-view'), 'ConversationView');
 const DocumentsModal = lazyNamed(() => import('../../features/documents/components/documents-modal'), 'DocumentsModal');
+// The Share dialog (the sharing level's select and its positioning library) when a card's Share
+// button is first pressed: the card keeps its button in place while it loads.
+const ShareDialog = lazyNamed(() => import('../../features/sharing/components/share-dialog'), 'ShareDialog');
 
 /** "/": the personalities dashboard, and onboarding for a signed-in user who has not seen it. */
 export function HomeRoute() {
@@ -20,12 +22,7 @@ export function HomeRoute() {
   // ?docs={id}: the documents modal (?source={documentId}&chunk={index} opens the source view).
   const documents = useDocumentsParam();
   if (isLoading) {
-    return (
-      <div role="status" className="flex items-center justify-center gap-2 py-24 text-muted-foreground">
-        <LoaderCircle className="size-5 animate-spin" aria-hidden="true" />
-        Loading...
-      </div>
-    );
+    return <LoadingStatus className="justify-center py-24" />;
   }
   return (
     <>

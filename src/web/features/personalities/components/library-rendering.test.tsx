@@ -3,6 +3,7 @@
 // card's dialogs are mounted when first opened; and cards already shown are not rendered again
 // as the person types a search. Where focus goes, and what is kept across a visit to a
 // conversation, stay as they were.
+import { lazy } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -139,7 +140,7 @@ describe('a large library', () => {
     const search = await screen.findByRole('searchbox', { name: 'Search personalities' });
     await user.type(search, 'zoe');
     await user.click(within(screen.getByRole('article', { name: 'Zoë Marchetti' })).getByRole('button', { name: 'Edit Zoë Marchetti' }));
-    const form = screen.getByRole('form', { name: 'Edit Zoë Marchetti' });
+    const form = await screen.findByRole('form', { name: 'Edit Zoë Marchetti' });
     await user.type(within(form).getByLabelText('Behavior instructions'), 'Speak of Lucca.');
     await user.clear(search);
     expect(cardNames()).toHaveLength(PAGE_SIZE);
@@ -182,6 +183,28 @@ describe("a card's dialogs", () => {
     await waitFor(() => expect(dialog).not.toBeInTheDocument());
     await waitFor(() => expect(card.getByRole('button', { name: 'Share Mine 1' })).toHaveFocus());
     expect(renderShareAction.mock.calls.every(([p]) => p.name === 'Mine 1')).toBe(true);
+  });
+
+  it("keeps the Share button in place while the Share dialog's code loads (the route loads it when first pressed)", async () => {
+    stubApi({ viewer: ada, personalities: [makePersonality({ name: 'Slow' })] });
+    let arrive!: () => void;
+    const LazyShare = lazy(() => new Promise<{ default: typeof FakeShare }>((resolve) => (arrive = () => resolve({ default: FakeShare }))));
+    renderWithApp(
+      <PersonalitiesDashboard
+        renderConversation={() => null}
+        renderShareAction={(p, _onChanged, options) => <LazyShare personality={p} defaultOpen={options?.defaultOpen ?? false} />}
+      />,
+    );
+    const user = userEvent.setup();
+    const card = within(await screen.findByRole('article', { name: 'Slow' }));
+    await user.click(card.getByRole('button', { name: 'Share Slow' }));
+    // Loading: the card and its button stay (marked busy), no dialog yet.
+    const waiting = card.getByRole('button', { name: 'Share Slow' });
+    expect(waiting).toHaveAttribute('aria-busy', 'true');
+    expect(screen.getByRole('article', { name: 'Slow' })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    arrive();
+    expect(await screen.findByRole('dialog', { name: 'Share Slow' })).toBeInTheDocument();
   });
 
   it('the delete confirmation is mounted when asked for, and Cancel or Escape go back to its button', async () => {

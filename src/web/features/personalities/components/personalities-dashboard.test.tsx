@@ -108,11 +108,11 @@ describe('personalities dashboard', () => {
     const add = await screen.findByRole('button', { name: 'Add Personality' });
     await user.click(add);
     expect(add).toBeDisabled();
-    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await user.click(await screen.findByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(add).toHaveFocus());
 
     await user.keyboard('{Enter}');
-    await user.type(screen.getByLabelText('Name'), 'Hypatia');
+    await user.type(await screen.findByLabelText('Name'), 'Hypatia');
     await user.click(screen.getByRole('button', { name: 'Create Personality' }));
     expect(await screen.findByRole('article', { name: 'Hypatia' })).toBeInTheDocument();
     await waitFor(() => expect(add).toHaveFocus());

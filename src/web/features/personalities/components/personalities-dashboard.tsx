@@ -8,13 +8,14 @@ import { Link } from 'react-router';
 import { ArrowLeftIcon, FileUpIcon, LogInIcon, PlusIcon } from 'lucide-react';
 import type { Personality } from '../../../../shared/schemas/personality';
 import { Button } from '../../../components/ui/button';
+import { LoadingStatus } from '../../../components/loading-status';
+import { lazyNamed } from '../../../lib/lazy-named';
 import { onPersonalityMissing } from '../../../lib/personality-missing';
 import { useViewer } from '../../auth/hooks/use-viewer';
 import { useListPersonalities } from '../api/list-personalities';
 import { personalityKeys } from '../api/personality-keys';
 import { useChatParam } from '../hooks/use-chat-param';
 import { LIBRARY_TITLE_ID, startChatButtonId } from '../utils/focus-targets';
-import { PersonalityCreateForm } from './personality-create-form';
 import { initialLibraryView, PAGE_SIZE, PersonalityGrid, type LibraryView } from './personality-grid';
 import type { ShareActionOptions } from './personality-card';
 
@@ -32,8 +33,10 @@ interface Props {
 
 const noop = () => {};
 
-// The import dialog (card parsing preview, file input) is loaded only when opened.
+// The import dialog (card parsing preview, file input) and the create form (its voice fields
+// bring the select and its positioning library) are loaded only when opened.
 const ImportCardDialog = lazy(() => import('./import-card-dialog'));
+const PersonalityCreateForm = lazyNamed(() => import('./personality-create-form'), 'PersonalityCreateForm');
 
 export function PersonalitiesDashboard({ renderConversation, onOpenDocuments = noop, renderShareAction }: Props) {
   const viewer = useViewer();
@@ -195,7 +198,11 @@ export function PersonalitiesDashboard({ renderConversation, onOpenDocuments = n
         )}
       </section>
 
-      {creating && signedIn && <PersonalityCreateForm onDone={() => setCreating(false)} />}
+      {creating && signedIn && (
+        <Suspense fallback={<LoadingStatus className="justify-center py-12" />}>
+          <PersonalityCreateForm onDone={() => setCreating(false)} />
+        </Suspense>
+      )}
       {importing && signedIn && (
         <Suspense fallback={null}>
           <ImportCardDialog open={importing} onOpenChange={setImporting} />

@@ -88,7 +88,7 @@ describe('personality card', () => {
     const p = makePersonality({ name: 'Old name', description: 'Old description' });
     const { api, user } = renderLibrary(ada, [p]);
     await user.click(within(await card('Old name')).getByRole('button', { name: 'Edit Old name' }));
-    const form = screen.getByRole('form', { name: 'Edit Old name' });
+    const form = await screen.findByRole('form', { name: 'Edit Old name' });
     const name = within(form).getByLabelText('Name');
     expect(name).toHaveValue('Old name');
     expect(within(form).getByLabelText('Description')).toHaveValue('Old description');
@@ -126,7 +126,7 @@ describe('personality card', () => {
     const p = makePersonality({ name: 'Mirella', greeting: 'Ahoy!' });
     const { api, user } = renderLibrary(ada, [p]);
     await user.click(within(await card('Mirella')).getByRole('button', { name: 'Edit Mirella' }));
-    const form = screen.getByRole('form', { name: 'Edit Mirella' });
+    const form = await screen.findByRole('form', { name: 'Edit Mirella' });
     const greeting = within(form).getByLabelText('Greeting');
     expect(greeting).toHaveValue('Ahoy!');
     await user.clear(greeting);
@@ -147,7 +147,7 @@ describe('personality card', () => {
     });
     const { user } = renderLibrary(ada, [p]);
     await user.click(within(await card('Coach')).getByRole('button', { name: 'Edit Coach' }));
-    const form = screen.getByRole('form', { name: 'Edit Coach' });
+    const form = await screen.findByRole('form', { name: 'Edit Coach' });
     expect(within(form).getByRole('combobox', { name: 'OpenAI voice' })).toHaveTextContent('Nova (female)');
     expect(within(form).getByRole('checkbox', { name: 'Enable phonetic transcription' })).toBeChecked();
     await user.click(within(form).getByRole('button', { name: 'Cancel' }));
@@ -165,7 +165,7 @@ describe('personality card', () => {
     renderWithApp(<PersonalitiesDashboard renderConversation={() => null} />);
     const user = userEvent.setup();
     await user.click(within(await card('Stubborn')).getByRole('button', { name: 'Edit Stubborn' }));
-    await user.type(screen.getByLabelText('Name'), '!');
+    await user.type(await screen.findByLabelText('Name'), '!');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Failed to update personality')).toBeInTheDocument();
     expect(api.calls.some((c) => c.method === 'PATCH')).toBe(true);

@@ -9,12 +9,13 @@ import { messages } from '../../../../shared/messages';
 import type { Personality } from '../../../../shared/schemas/personality';
 import { SafeLinks } from '../../../lib/safe-links';
 import { cn } from '../../../lib/cn';
+import { lazyNamed } from '../../../lib/lazy-named';
 import { Button } from '../../../components/ui/button';
+import { LoadingStatus } from '../../../components/loading-status';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '../../../components/ui/card';
 import { startChatButtonId } from '../utils/focus-targets';
 import { isCreatedByAnother } from '../utils/personality-labels';
 import { PersonalityBadges } from './personality-badges';
-import { PersonalityEditForm } from './personality-edit-form';
 import { DeletePersonalityDialog } from './delete-personality-dialog';
 import { LeaveShareDialog } from './leave-share-dialog';
 import { cardUrls } from '../api/import-card';
@@ -36,8 +37,10 @@ export interface PersonalityCardProps {
   renderShareAction?: (personality: Personality, options: ShareActionOptions) => ReactNode;
 }
 
-// The export dialog is fetched the first time an owner opens it, not with the first page.
+// The export dialog and the edit form (its voice fields bring the select and its positioning
+// library) are fetched the first time an owner opens them, not with the first page.
 const ExportCardDialog = lazy(() => import('./export-card-dialog'));
+const PersonalityEditForm = lazyNamed(() => import('./personality-edit-form'), 'PersonalityEditForm');
 
 const ownerActionClass =
   'size-8 text-muted-foreground hover:text-foreground opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100 focus-visible:opacity-100 [@media(hover:none)]:opacity-100';
@@ -55,6 +58,22 @@ export const PersonalityCard = memo(function PersonalityCard({
   const [sharing, setSharing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   const titleId = `personality-${p.id}-name`;
+
+  // Looks and reads as the Share dialog's own button, which replaces it when pressed.
+  const shareButton = (opening: boolean) => (
+    <Button
+      variant="outline"
+      size="icon"
+      aria-label={`Share ${p.name}`}
+      aria-haspopup="dialog"
+      aria-expanded={false}
+      aria-busy={opening || undefined}
+      title="Share"
+      onClick={() => setSharing(true)}
+    >
+      <Share2Icon aria-hidden />
+    </Button>
+  );
 
   const stopEditing = () => {
     setEditing(false);
@@ -79,7 +98,9 @@ export const PersonalityCard = memo(function PersonalityCard({
               Editing {p.name}
             </CardTitle>
           </CardHeader>
-          <PersonalityEditForm personality={p} onDone={stopEditing} />
+          <Suspense fallback={<LoadingStatus className="px-6 py-8" />}>
+            <PersonalityEditForm personality={p} onDone={stopEditing} />
+          </Suspense>
         </>
       ) : (
         <>
@@ -172,20 +193,10 @@ export const PersonalityCard = memo(function PersonalityCard({
                 </Button>
                 {renderShareAction &&
                   (sharing ? (
-                    renderShareAction(p, { defaultOpen: true })
+                    // The dialog's code may still be loading: the button stays in its place meanwhile.
+                    <Suspense fallback={shareButton(true)}>{renderShareAction(p, { defaultOpen: true })}</Suspense>
                   ) : (
-                    // Looks and reads as the Share dialog's own button, which replaces it when pressed.
-                    <Button
-                      variant="outline"
-                      size="icon"
-                      aria-label={`Share ${p.name}`}
-                      aria-haspopup="dialog"
-                      aria-expanded={false}
-                      title="Share"
-                      onClick={() => setSharing(true)}
-                    >
-                      <Share2Icon aria-hidden />
-                    </Button>
+                    shareButton(false)
                   ))}
               </>
             ) : (

@@ -11,7 +11,7 @@ async function openCreateForm() {
   const user = userEvent.setup();
   renderWithApp(<PersonalitiesDashboard renderConversation={() => null} />);
   await user.click(await screen.findByRole('button', { name: 'Add Personality' }));
-  const form = screen.getByRole('region', { name: 'New personality' });
+  const form = await screen.findByRole('region', { name: 'New personality' });
   return { user, form };
 }
 

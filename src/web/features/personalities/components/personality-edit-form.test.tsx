@@ -19,7 +19,7 @@ describe('a blank name is not saved', () => {
     renderWithApp(<PersonalitiesDashboard renderConversation={() => null} onOpenDocuments={vi.fn()} />);
     const user = userEvent.setup();
     await user.click(within(await screen.findByRole('article', { name: 'Quiet One' })).getByRole('button', { name: 'Edit Quiet One' }));
-    const form = screen.getByRole('form', { name: 'Edit Quiet One' });
+    const form = await screen.findByRole('form', { name: 'Edit Quiet One' });
     const name = within(form).getByLabelText('Name');
     for (const invisible of ['   ', '\u200B', '\u200F\u200D', '\u0301']) {
       await user.clear(name);
@@ -55,7 +55,7 @@ describe('editing a personality another tab edits too', () => {
     renderWithApp(<PersonalitiesDashboard renderConversation={() => null} onOpenDocuments={vi.fn()} />);
     const user = userEvent.setup();
     await user.click(within(await screen.findByRole('article', { name: 'Twin Tabs' })).getByRole('button', { name: 'Edit Twin Tabs' }));
-    const form = screen.getByRole('form', { name: 'Edit Twin Tabs' });
+    const form = await screen.findByRole('form', { name: 'Edit Twin Tabs' });
     await user.type(within(form).getByLabelText('Behavior instructions'), 'Speak slowly.');
 
     // Meanwhile another tab saved a new description and shared the personality.
@@ -76,7 +76,7 @@ describe('editing a personality another tab edits too', () => {
     renderWithApp(<PersonalitiesDashboard renderConversation={() => null} onOpenDocuments={vi.fn()} />);
     const user = userEvent.setup();
     await user.click(within(await screen.findByRole('article', { name: 'Twin Tabs' })).getByRole('button', { name: 'Edit Twin Tabs' }));
-    const form = screen.getByRole('form', { name: 'Edit Twin Tabs' });
+    const form = await screen.findByRole('form', { name: 'Edit Twin Tabs' });
     await user.clear(within(form).getByLabelText('Description'));
     await user.type(within(form).getByLabelText('Description'), 'Mine');
 
