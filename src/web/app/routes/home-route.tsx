@@ -1,5 +1,4 @@
 import { Suspense } from 'react';
-import { LoadingStatus } from '../../components/loading-status';
 import { lazyNamed } from '../../lib/lazy-named';
 import { ScreenLoading } from '../app-routes';
 import { useViewer } from '../../features/auth/hooks/use-viewer';
@@ -22,7 +21,7 @@ export function HomeRoute() {
   // ?docs={id}: the documents modal (?source={documentId}&chunk={index} opens the source view).
   const documents = useDocumentsParam();
   if (isLoading) {
-    return <LoadingStatus className="justify-center py-24" />;
+    return <ScreenLoading />;
   }
   return (
     <>
