@@ -272,7 +272,8 @@ export function createApp(deps: AppDeps) {
     try {
       return await auth.handler(req);
     } finally {
-      // Awaited: once a sign-out has answered, other processes have been sent the notice too.
+      // Awaited: once a sign-out has answered, the notice is committed, and another process's
+      // cache answers only after catching up with it (InvalidationBus.caughtUp).
       if (viewer && req.method !== 'GET') await invalidationBus().publish('session', viewer.id);
     }
   }

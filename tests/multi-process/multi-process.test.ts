@@ -166,7 +166,7 @@ describe.skipIf(!adminUrl)('two app processes behind a round-robin proxy', () =>
 
   it('a sign-out on A is refused on B as soon as it has answered, even where B had the session cached', async () => {
     const c = await userOn(A);
-    for (let round = 0; round < 5; round++) {
+    for (let round = 0; round < 10; round++) {
       const inn = await c.request('POST', '/api/auth/sign-in/email', { email: c.email, password: 'secret-pass' }, A);
       expect(inn.status).toBe(200);
       expect((await c.request('GET', '/api/me', undefined, B)).body.user?.id).toBe(c.id);
@@ -187,9 +187,7 @@ describe.skipIf(!adminUrl)('two app processes behind a round-robin proxy', () =>
       ((await owner.request('GET', `/api/personalities/${id}/starters`, undefined, B)).body.starters as string[]).some((s) => s.includes('harbour ledger'));
     expect(await naming()).toBe(true);
     expect((await owner.request('PATCH', `/api/personalities/${id}/documents/${documentId}`, { isPrivate: true }, A)).status).toBe(200);
-    // The notice travels by LISTEN/NOTIFY: give it the moment delivery takes, no more.
-    const deadline = Date.now() + 2000;
-    while ((await naming()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    // The notice travels by LISTEN/NOTIFY; B catches up with it before answering from its cache.
     expect(await naming()).toBe(false);
   });
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test-support/test-server';
 import { createSessionCache, sessionTokenFrom, SESSION_CACHE_TTL_MS } from './session-cache';
 import { ALL_KEYS, invalidationBus } from '../lib/invalidation-bus';
+import { withHeldCatchUp } from '../test-support/held-catch-up-bus';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -51,49 +52,81 @@ describe('session cache over HTTP', () => {
 describe('session cache', () => {
   const viewer = { id: 'u1', email: 'u1@example.com', name: 'U1' };
 
-  it('drops a user\'s entries when the bus announces a change (as another process would)', () => {
+  it('drops a user\'s entries when the bus announces a change (as another process would)', async () => {
     const cache = createSessionCache(() => 0);
     cache.begin().store('tok-a', viewer, Infinity);
     cache.begin().store('tok-b', viewer, Infinity);
     cache.begin().store('tok-c', { ...viewer, id: 'u2' }, Infinity);
     invalidationBus().publish('session', 'u1');
-    expect(cache.get('tok-a')).toBeNull();
-    expect(cache.get('tok-b')).toBeNull();
-    expect(cache.get('tok-c')?.id).toBe('u2');
+    expect(await cache.get('tok-a')).toBeNull();
+    expect(await cache.get('tok-b')).toBeNull();
+    expect((await cache.get('tok-c'))?.id).toBe('u2');
     cache.close();
   });
 
-  it('forgets everyone when notices may have been missed (the bus reconnected)', () => {
+  it('forgets everyone when notices may have been missed (the bus reconnected)', async () => {
     const cache = createSessionCache(() => 0);
     cache.begin().store('tok-a', viewer, Infinity);
     cache.begin().store('tok-c', { ...viewer, id: 'u2' }, Infinity);
     invalidationBus().publish('session', ALL_KEYS);
-    expect(cache.get('tok-a')).toBeNull();
-    expect(cache.get('tok-c')).toBeNull();
+    expect(await cache.get('tok-a')).toBeNull();
+    expect(await cache.get('tok-c')).toBeNull();
     cache.close();
   });
 
-  it('does not keep a lookup that started before an invalidation', () => {
+  it('does not keep a lookup that started before an invalidation', async () => {
     const cache = createSessionCache(() => 0);
     const pending = cache.begin();
     invalidationBus().publish('session', 'u1');
     pending.store('tok-a', viewer, Infinity);
-    expect(cache.get('tok-a')).toBeNull();
+    expect(await cache.get('tok-a')).toBeNull();
     cache.close();
   });
 
-  it('forgets an entry after the TTL or when the session expires, whichever is first', () => {
+  it('answers from memory only once the bus has caught up, and a sign-out heard meanwhile wins', async () => {
+    await withHeldCatchUp(async (bus, answer) => {
+      const cache = createSessionCache(() => 0);
+      cache.begin().store('tok-a', viewer, Infinity);
+      let settled = false;
+      const kept = cache.get('tok-a').finally(() => (settled = true));
+      await new Promise((r) => setTimeout(r, 10));
+      expect(settled).toBe(false);
+      answer(true);
+      expect((await kept)?.id).toBe('u1');
+
+      // Another process's sign-out reaches this one while it is catching up.
+      const ended = cache.get('tok-a');
+      void bus.publish('session', 'u1');
+      answer(true);
+      expect(await ended).toBeNull();
+      cache.close();
+    });
+  });
+
+  it('does not answer from memory when the bus cannot tell whether it has caught up', async () => {
+    await withHeldCatchUp(async (_bus, answer) => {
+      const cache = createSessionCache(() => 0);
+      cache.begin().store('tok-a', viewer, Infinity);
+      const unsure = cache.get('tok-a');
+      await new Promise((r) => setTimeout(r, 0));
+      answer(false);
+      expect(await unsure).toBeNull();
+      cache.close();
+    });
+  });
+
+  it('forgets an entry after the TTL or when the session expires, whichever is first', async () => {
     let t = 0;
     const cache = createSessionCache(() => t);
     cache.begin().store('tok-a', viewer, Infinity);
     cache.begin().store('tok-b', viewer, 1000);
     t = 999;
-    expect(cache.get('tok-a')).not.toBeNull();
-    expect(cache.get('tok-b')).not.toBeNull();
+    expect(await cache.get('tok-a')).not.toBeNull();
+    expect(await cache.get('tok-b')).not.toBeNull();
     t = 1000;
-    expect(cache.get('tok-b')).toBeNull();
+    expect(await cache.get('tok-b')).toBeNull();
     t = SESSION_CACHE_TTL_MS;
-    expect(cache.get('tok-a')).toBeNull();
+    expect(await cache.get('tok-a')).toBeNull();
     cache.close();
   });
 

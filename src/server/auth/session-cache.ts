@@ -8,6 +8,10 @@
 // user's entries. A change made behind the app's back (an operator deleting a row) is caught by
 // the short TTL backstop. The access check itself still runs on every request: only the lookup
 // of "which user is this cookie" is cached, never the decision.
+//
+// Another process's notice is in transit for a moment after that process answered (its sign-out
+// can be answered before this process has heard), so an entry is only answered once the bus says
+// it has caught up with everything published before the request (InvalidationBus.caughtUp).
 import { ALL_KEYS, invalidationBus } from '../lib/invalidation-bus';
 import type { Viewer } from './session';
 
@@ -21,7 +25,8 @@ interface Entry {
 }
 
 export interface SessionCache {
-  get(token: string): Viewer | null;
+  /** The cached viewer, once every session change published before the call has been heard. */
+  get(token: string): Promise<Viewer | null>;
   /** Starts a lookup; `store` keeps its result only if nothing was invalidated meanwhile. */
   begin(): { store(token: string, viewer: Viewer, sessionExpiresAt: number): void };
   close(): void;
@@ -43,7 +48,8 @@ export function createSessionCache(now: () => number = () => performance.timeOri
     if (set?.size === 0) tokensByUser.delete(e.viewer.id);
   }
 
-  const unsubscribe = invalidationBus().subscribe('session', (userId) => {
+  const bus = invalidationBus();
+  const unsubscribe = bus.subscribe('session', (userId) => {
     generation++;
     // Notices may have been missed (another process's sign-outs): forget every session.
     if (userId === ALL_KEYS) {
@@ -55,15 +61,23 @@ export function createSessionCache(now: () => number = () => performance.timeOri
     tokensByUser.delete(userId);
   });
 
+  function current(token: string): Viewer | null {
+    const e = entries.get(token);
+    if (!e) return null;
+    if (e.until <= now()) {
+      drop(token);
+      return null;
+    }
+    return e.viewer;
+  }
+
   return {
-    get(token) {
-      const e = entries.get(token);
-      if (!e) return null;
-      if (e.until <= now()) {
-        drop(token);
-        return null;
-      }
-      return e.viewer;
+    async get(token) {
+      if (!current(token)) return null;
+      // Unsure whether a sign-out is still in transit: the database answers instead.
+      if (!(await bus.caughtUp())) return null;
+      // Asked again: a notice heard while catching up has dropped the entry.
+      return current(token);
     },
     begin() {
       const started = generation;

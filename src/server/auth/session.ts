@@ -54,7 +54,7 @@ function renewalCookies(headers: Headers | null | undefined): string[] {
 async function resolveViewer(auth: Auth, headers: Headers, cache: SessionCache | undefined): Promise<Resolved> {
   const token = cache ? sessionTokenFrom(headers.get('cookie')) : null;
   if (!token) return lookup(auth, headers);
-  const cached = cache!.get(token);
+  const cached = await cache!.get(token);
   // A cached entry lives seconds (SESSION_CACHE_TTL_MS): the daily renewal waits at most that long.
   if (cached) return { viewer: cached, renewal: [] };
   const pending = cache!.begin();

@@ -25,7 +25,17 @@ export interface InvalidationBus {
    * changed" (a cross-process bus that lost its connection for a while says so when it is back).
    */
   subscribe(topic: InvalidationTopic, listener: (key: string) => void): () => void;
+  /**
+   * Resolves true once every notice another process had published before the call has reached
+   * this process's subscribers; false when that cannot be known (the connection carrying them is
+   * away or did not answer in time), so a cache must not be trusted. A cache asks this before it
+   * answers from memory: "published" means the other process may already have answered its
+   * client, who may be asking here next (a sign-out on A, then the old cookie on B).
+   */
+  caughtUp(): Promise<boolean>;
 }
+
+const CAUGHT_UP = Promise.resolve(true);
 
 export function createLocalInvalidationBus(): InvalidationBus {
   const emitter = new EventEmitter();
@@ -39,6 +49,8 @@ export function createLocalInvalidationBus(): InvalidationBus {
       emitter.on(topic, listener);
       return () => emitter.off(topic, listener);
     },
+    // One process: publish() told every subscriber synchronously, nothing can be in transit.
+    caughtUp: () => CAUGHT_UP,
   };
 }
 

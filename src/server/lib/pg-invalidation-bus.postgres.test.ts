@@ -1,13 +1,16 @@
 // The LISTEN/NOTIFY bus between app processes (two buses on one database stand for two
 // processes): a notice published by one reaches the other's subscribers, is not delivered twice
 // to its own, and a listener connection the server cuts is re-made, with "*" told to subscribers
-// because notices may have been missed meanwhile. Runs in the PostgreSQL pass (TEST_DATABASE_URL).
+// because notices may have been missed meanwhile. caughtUp() answers only once every notice
+// published before it has been heard, and says so when it cannot know. Runs in the PostgreSQL pass
+// (TEST_DATABASE_URL).
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPgInvalidationBus, type PgInvalidationBus } from './pg-invalidation-bus';
 import { createLogger } from './logger';
 import { createScratchDatabase } from '../test-support/test-server';
 import { INVALIDATION_TOPICS } from './invalidation-bus';
+import { stallableRelay } from '../test-support/stallable-relay';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const cleanups: (() => Promise<void>)[] = [];
@@ -15,10 +18,11 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-async function busOn(url: string, name: string): Promise<PgInvalidationBus> {
+/** A bus as one app process has it; `listenerUrl` reaches the same database another way (a relay). */
+async function busOn(url: string, name: string, listenerUrl = url): Promise<PgInvalidationBus> {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   const bus = createPgInvalidationBus({
-    databaseUrl: url,
+    databaseUrl: listenerUrl,
     notify: (channel, payload) => pool.query('select pg_notify($1, $2)', [channel, payload]),
     logger: createLogger('silent'),
     topics: INVALIDATION_TOPICS,
@@ -83,5 +87,48 @@ describe.skipIf(!adminUrl)('invalidation bus over LISTEN/NOTIFY', () => {
         { timeout: 10_000, interval: 200 },
       )
       .toBe(true);
+  });
+
+  it('caughtUp() answers only once every notice another process published before it has arrived', async () => {
+    const scratch = await createScratchDatabase(adminUrl!);
+    cleanups.push(() => scratch.drop());
+    const a = await busOn(scratch.databaseUrl, 'A');
+    const b = await busOn(scratch.databaseUrl, 'B');
+    const seenB: string[] = [];
+    b.subscribe('session', (k) => seenB.push(k));
+    // A sign-out on A answers once its notice is committed; its client asks B at once. Without the
+    // catch-up, B reads its memory before the notice has come in (in this single test process the
+    // NOTIFY's answer and B's copy of it race on the same event loop).
+    for (let round = 0; round < 30; round++) {
+      await a.publish('session', `user-${round}`);
+      expect(await b.caughtUp()).toBe(true);
+      expect(seenB.at(-1)).toBe(`user-${round}`);
+    }
+    // Callers arriving together share the round trips, and every one of them is answered.
+    const together = await Promise.all(Array.from({ length: 20 }, () => b.caughtUp()));
+    expect(together).toEqual(Array(20).fill(true));
+    // Another process's round trips are not notices: B's subscribers saw exactly A's 30.
+    await a.caughtUp();
+    expect(await b.caughtUp()).toBe(true);
+    expect(seenB).toHaveLength(30);
+  });
+
+  it('caughtUp() says false when the listener stops answering, and the listener is re-made', async () => {
+    const scratch = await createScratchDatabase(adminUrl!);
+    cleanups.push(() => scratch.drop());
+    const relay = await stallableRelay(new URL(scratch.databaseUrl));
+    cleanups.push(() => relay.close());
+    const b = await busOn(scratch.databaseUrl, 'B', relay.url(scratch.databaseUrl));
+    const seenB: string[] = [];
+    b.subscribe('session', (k) => seenB.push(k));
+    expect(await b.caughtUp()).toBe(true);
+
+    relay.stall(true);
+    expect(await b.caughtUp()).toBe(false);
+    // The connection that did not answer was given up: until a new one listens, nobody can say.
+    expect(await b.caughtUp()).toBe(false);
+    relay.stall(false);
+    await expect.poll(() => seenB.includes('*'), { timeout: 10_000 }).toBe(true);
+    expect(await b.caughtUp()).toBe(true);
   });
 });

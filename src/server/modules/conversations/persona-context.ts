@@ -7,6 +7,7 @@ import type { ContextCache, PersonaContext } from './context-cache';
 import { buildPersonaPrompt } from './prompt-builder';
 import { documentTitles } from './retrieval.repository';
 import { buildGreeting, buildStarters } from './starters';
+import { invalidationBus } from '../../lib/invalidation-bus';
 
 /**
  * The greeting that opens a chat: the personality's own when set, with the card placeholders
@@ -35,7 +36,10 @@ export function createPersonaContexts(db: Database, cache: ContextCache) {
 
   return {
     cache,
-    get(row: PersonalityRow) {
+    async get(row: PersonalityRow) {
+      // A change to its documents made through another process may still be in transit (its
+      // starters name public documents): hear it first, or rebuild when that cannot be known.
+      if (cache.has(row.id) && !(await invalidationBus().caughtUp())) cache.forget(row.id);
       return cache.get({ id: row.id, updatedAt: row.updatedAt }, () => build(row));
     },
     /** Spec section 9: the first public personalities (library order) are loaded at start-up. */

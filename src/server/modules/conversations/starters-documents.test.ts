@@ -11,6 +11,10 @@ import { createContextCache } from './context-cache';
 import { createPersonaContexts } from './persona-context';
 import { createConversationService } from './conversations.service';
 import type { ChatResponder } from '../../ai/providers';
+import { eq } from 'drizzle-orm';
+import { personalityDocuments } from '../../db/schema/documents';
+import { findVisible } from '../personalities/personalities.repository';
+import { withHeldCatchUp } from '../../test-support/held-catch-up-bus';
 
 let server: TestServer;
 let owner: TestClient & { id: string };
@@ -43,6 +47,32 @@ describe('starters follow the documents', () => {
 
     expect((await owner.delete(`/api/personalities/${id}/documents/${docId}`)).status).toBe(200);
     expect(naming(await startersFor(id), 'medical diagnosis 2024')).toBe(false);
+  });
+});
+
+describe('a document changed through another process', () => {
+  it('reuses the cached starters only once the bus has caught up, and rebuilds them when it cannot tell', async () => {
+    const db = server.database.db;
+    const id = await createPersonality(owner, 'Ada Byron');
+    await makePublic(db, id);
+    const docId = await uploadOne(owner, id, { name: 'analytical_engine_notes.txt', data: 'Notes on the engine.' });
+    await waitForDocument(owner, id, docId);
+    const row = (await findVisible(db, id, null))!;
+    await withHeldCatchUp(async (_bus, answer) => {
+      const contexts = createPersonaContexts(db, createContextCache({ clock: systemClock }));
+      expect(naming((await contexts.get(row)).context.starters, 'analytical engine notes')).toBe(true);
+      // Another process made it private: the row has changed, its notice has not come in.
+      await db.update(personalityDocuments).set({ isPrivate: true }).where(eq(personalityDocuments.id, docId));
+      const heard = contexts.get(row);
+      await new Promise((r) => setTimeout(r, 0));
+      answer(true);
+      // Caught up and no notice: the cache answers (what it would keep until the notice came).
+      expect(naming((await heard).context.starters, 'analytical engine notes')).toBe(true);
+      const unsure = contexts.get(row);
+      await new Promise((r) => setTimeout(r, 0));
+      answer(false);
+      expect(naming((await unsure).context.starters, 'analytical engine notes')).toBe(false);
+    });
   });
 });
 
