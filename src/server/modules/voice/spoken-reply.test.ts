@@ -127,4 +127,82 @@ describe('createSpokenReply', () => {
     await c.spoken.done();
     expect(c.events.map((e) => e.type)).toEqual(['speech']);
   });
+
+  describe('limits and credits are counted in reply order', () => {
+    /** Two sentences; the first fails before it is counted (a limit, or a provider the browser's voice stands in for). */
+    function firstFails(code: ConstructorParameters<typeof AppError>[0]) {
+      const events: TurnAudioEvent[] = [];
+      const asked: string[] = [];
+      const second = handFed();
+      const spoken = createSpokenReply({
+        signal: new AbortController().signal,
+        emit: async (e) => void events.push(e),
+        speak: async (text, _signal, counted) => {
+          asked.push(text);
+          if (text !== 'The second sentence.') throw new AppError(code);
+          counted();
+          return wav(second.stream);
+        },
+      });
+      return { events, asked, spoken, second };
+    }
+
+    it('the second sentence counts only once the first has, and is then synthesized alongside it', async () => {
+      let letCount!: () => void;
+      const counts = new Promise<void>((r) => (letCount = r));
+      const audio = handFed();
+      let synthesized!: (a: SpokenAudio) => void;
+      const events: TurnAudioEvent[] = [];
+      const asked: string[] = [];
+      const spoken = createSpokenReply({
+        signal: new AbortController().signal,
+        emit: async (e) => void events.push(e),
+        speak: async (text, _signal, counted) => {
+          asked.push(text);
+          if (text === 'The second sentence.') {
+            counted();
+            return wav(handFed().stream);
+          }
+          await counts;
+          counted();
+          return new Promise<SpokenAudio>((r) => (synthesized = r));
+        },
+      });
+      spoken.finish('The first sentence. The second sentence.');
+      await settle();
+      expect(asked).toEqual(['The first sentence.']);
+      letCount();
+      await settle();
+      // Counted: the second is asked while the first is still being synthesized.
+      expect(asked).toEqual(['The first sentence.', 'The second sentence.']);
+      synthesized(wav(audio.stream));
+      audio.send(1);
+      audio.end();
+      await settle();
+      expect(events[0]).toMatchObject({ type: 'speech', index: 0 });
+    });
+
+    it('a first sentence refused by a limit leaves the second uncounted and the reply silent', async () => {
+      const t = firstFails('VOICE_RATE_LIMITED');
+      t.spoken.finish('The first sentence. The second sentence.');
+      await t.spoken.done();
+      expect(t.asked).toEqual(['The first sentence.']);
+      expect(t.events).toEqual([expect.objectContaining({ type: 'speech', index: 0, error: expect.objectContaining({ code: 'VOICE_RATE_LIMITED' }) })]);
+    });
+
+    it("a first sentence the browser's voice stands in for lets the second count and be spoken", async () => {
+      const t = firstFails('TTS_FALLBACK');
+      t.spoken.finish('The first sentence. The second sentence.');
+      await settle();
+      t.second.send(7);
+      t.second.end();
+      await t.spoken.done();
+      expect(t.asked).toEqual(['The first sentence.', 'The second sentence.']);
+      expect(t.events.map((e) => [e.type, e.index, 'error' in e ? e.error.code : null])).toEqual([
+        ['speech', 0, 'TTS_FALLBACK'],
+        ['speech', 1, null],
+        ['speech-more', 1, null],
+      ]);
+    });
+  });
 });

@@ -22,8 +22,12 @@ export interface SpokenAudio {
 }
 
 export interface SpokenReplyDeps {
-  /** One sentence's audio, in the personality's voice (its limits and credits counted); throws AppError. */
-  speak(text: string, signal: AbortSignal): Promise<SpokenAudio>;
+  /**
+   * One sentence's audio, in the personality's voice (its limits and credits counted); throws
+   * AppError. Calls `counted` once its limits and credits are counted (before synthesizing): the
+   * next sentence counts only then, so sentences take the budget in their order.
+   */
+  speak(text: string, signal: AbortSignal, counted: () => void): Promise<SpokenAudio>;
   emit(event: TurnAudioEvent): Promise<unknown>;
   /** Barge-in / a dropped connection: speech in flight is cancelled, nothing more is emitted. */
   signal: AbortSignal;
@@ -119,18 +123,37 @@ export function createSpokenReply(deps: SpokenReplyDeps) {
   let silenced = false;
   let emitting: Promise<void> = Promise.resolve();
   let pumping = false;
+  // Whether the sentence before the next one to start had its limits counted (false: refused).
+  // Sentences are synthesized two at a time, but counted one after another in reply order: counted
+  // together, the second could take the last of a limit and the first be refused, which silences
+  // the reply from its very first sentence (a CI run met it).
+  let previousCounted: Promise<boolean> = Promise.resolve(true);
 
   async function synthesize(index: number, text: string): Promise<Outcome> {
+    const turn = previousCounted;
+    let counted!: (ok: boolean) => void;
+    previousCounted = new Promise((resolve) => (counted = resolve));
     try {
-      const a = await deps.speak(text, deps.signal);
+      // An earlier sentence refused by a limit silences the rest: this one counts nothing.
+      if (!(await turn)) {
+        counted(false);
+        return null;
+      }
+      const a = await deps.speak(text, deps.signal, () => counted(true));
+      counted(true);
       const head = { type: 'speech' as const, index, text, mime: a.mime, volume: a.volume, provider: a.provider };
       const audio = new ArrivingAudio(a.stream);
       if (STREAMED_MIMES.has(a.mime)) return { head, audio };
       return { ...head, audio: base64(await audio.whole()) };
     } catch (err) {
       // Nothing speakable in it (only a citation, say): skipped, not a failure of the reply.
-      if (err instanceof AppError && err.code === 'BAD_REQUEST') return null;
+      if (err instanceof AppError && err.code === 'BAD_REQUEST') {
+        counted(true);
+        return null;
+      }
       const e = err instanceof AppError ? err : new AppError('INTERNAL', messages.voice.playbackFailed);
+      // The browser's voice stands in and the reply goes on; any other failure silences the rest.
+      counted(BROWSER_VOICE_CODES.has(e.code));
       return { type: 'speech', index, text, error: { code: e.code, message: e.message } };
     }
   }
@@ -197,6 +220,8 @@ export function createSpokenReply(deps: SpokenReplyDeps) {
       jobs[next]?.sending?.stop();
       jobs.length = next;
       sentences = new SentenceStream();
+      // The dropped sentences' counting is no reason to hold back (or skip) the replacement.
+      previousCounted = Promise.resolve(true);
       enqueue(sentences.finish(text));
     },
     /** Settles once every sentence so far has been emitted (or the turn was cancelled). */

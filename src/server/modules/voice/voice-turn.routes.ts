@@ -149,11 +149,12 @@ export function voiceTurnRoutes(deps: VoiceTurnDeps) {
       const spoken = createSpokenReply({
         signal: abort.signal,
         emit: write,
-        speak: async (text, signal) => {
+        // Called for one sentence at a time until the one before has been counted (spoken-reply.ts).
+        speak: async (text, signal, counted) => {
           const hit = firstHit ?? asVoiceLimit(deps.limits.speech(c));
           firstHit = undefined;
           await hit;
-          const speech = await voice.speech(personality, text, signal, { fastDecode: true, visitor });
+          const speech = await voice.speech(personality, text, signal, { fastDecode: true, visitor, onCounted: counted });
           return { mime: speech.mime, stream: speech.stream, volume: speech.volume, provider: speech.provider };
         },
       });

@@ -200,7 +200,7 @@ export function createVoiceService(deps: VoiceDeps) {
      * mic's turn). A synthesis cancelled through `signal` (barge-in, the listener gone) throws as a
      * failure would, but is not logged as one: nothing went wrong with the provider.
      */
-    async speech(personality: PersonalityRow, rawText: string, signal: AbortSignal | undefined, options: { fastDecode?: boolean; visitor: Visitor }): Promise<SpeechResult> {
+    async speech(personality: PersonalityRow, rawText: string, signal: AbortSignal | undefined, options: { fastDecode?: boolean; visitor: Visitor; onCounted?: () => void }): Promise<SpeechResult> {
       const text = headOf(stripDoNotRead(rawText), SPEECH_TEXT_MAX);
       if (!/[\p{L}\p{N}]/u.test(text)) throw new AppError('BAD_REQUEST', messages.voice.nothingToSpeak);
       const chosen = voiceOf(personality);
@@ -226,6 +226,7 @@ export function createVoiceService(deps: VoiceDeps) {
         const taken = await takeFromBudget(options.visitor, said.length, 'openai');
         // The visitor's budget spent: the browser's voice speaks, as when OpenAI fails.
         if (!taken) throw new AppError('TTS_FALLBACK', undefined, { details: { kind: 'visitor_budget' } });
+        options.onCounted?.();
         try {
           const audio = await synthesizers.openai.synthesize(said, chosen.voice, signal, options.fastDecode ? { format: 'wav' } : undefined);
           return { ...watched(audio, 'openai'), provider: 'openai', voice: chosen.voice, volume: voiceVolumeMultiplier('openai', chosen.voice) };
@@ -247,6 +248,7 @@ export function createVoiceService(deps: VoiceDeps) {
           await taken.giveBack();
           throw new AppError('VOICE_CREDITS_EXHAUSTED', undefined, { details: { dailyLimit: deps.dailyCreditLimit } });
         }
+        options.onCounted?.();
         try {
           const audio = await synthesizers.elevenlabs.synthesize(text, chosen.voice, signal);
           return { ...watched(audio, 'elevenlabs'), provider: 'elevenlabs', voice: chosen.voice, volume: voiceVolumeMultiplier('elevenlabs', chosen.voice) };
@@ -258,6 +260,8 @@ export function createVoiceService(deps: VoiceDeps) {
         }
       }
       const d = synthesizers.default;
+      // The embedded voice costs nothing to count.
+      options.onCounted?.();
       // Text in another script: the embedded voice would be silent, the browser's may know it.
       if (!d || !embeddedVoiceCanSpeak(text)) throw new AppError('TTS_BROWSER');
       let audio: SynthesizedAudio | undefined;
