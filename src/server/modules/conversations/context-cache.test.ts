@@ -32,6 +32,21 @@ describe('context cache', () => {
     expect(cache.stats().contextCache).toMatchObject({ hits: 1, misses: 3, hitRate: 0.25, maxEntries: 10, ttlSeconds: 600 });
   });
 
+  it('does not keep a build that was under way when the entry was forgotten (a document changed meanwhile)', async () => {
+    const cache = createContextCache({ clock: { now: () => new Date(0) } });
+    const t0 = new Date(1000);
+    let finish!: (c: PersonaContext) => void;
+    const slow = cache.get({ id: 'a', updatedAt: t0 }, () => new Promise<PersonaContext>((r) => (finish = r)));
+    cache.forget('a');
+    finish({ ...ctx('a', t0), starters: ['read before the change'] });
+    // This request is answered with what it built; the next one builds again.
+    expect((await slow).context.starters).toEqual(['read before the change']);
+    expect(cache.has('a')).toBe(false);
+    const next = await cache.get({ id: 'a', updatedAt: t0 }, async () => ctx('a', t0));
+    expect(next).toMatchObject({ hit: false, context: { starters: [] } });
+    expect((await cache.get({ id: 'a', updatedAt: t0 }, async () => ctx('a', t0))).hit).toBe(true);
+  });
+
   it('keeps at most 10 entries, evicting the least recently used', async () => {
     const cache = createContextCache({ clock: { now: () => new Date(0) } });
     const t = new Date(0);

@@ -45,6 +45,11 @@ export function createContextCache(opts: { clock: Clock; ttlMs?: number; maxEntr
   let hits = 0;
   let misses = 0;
   let preloaded = 0;
+  // Bumped by forget(): a build that read the documents before a change was announced must not
+  // store what it read after the change dropped the entry (its starters would name a document
+  // made private until the entry expired). Any forget counts: changes are rare, and the cost is one
+  // more build later.
+  let forgets = 0;
 
   function fresh(key: PersonalityKey): PersonaContext | undefined {
     const entry = entries.get(key.id);
@@ -74,8 +79,9 @@ export function createContextCache(opts: { clock: Clock; ttlMs?: number; maxEntr
         return { context: cached, hit: true };
       }
       misses++;
+      const started = forgets;
       const context = await build();
-      put(context);
+      if (forgets === started) put(context);
       return { context, hit: false };
     },
 
@@ -84,7 +90,10 @@ export function createContextCache(opts: { clock: Clock; ttlMs?: number; maxEntr
       let n = 0;
       for (const key of keys.slice(0, limits.contextCachePreload)) {
         if (fresh(key)) continue;
-        put(await build(key));
+        const started = forgets;
+        const context = await build(key);
+        if (forgets !== started) continue;
+        put(context);
         n++;
       }
       preloaded += n;
@@ -108,6 +117,7 @@ export function createContextCache(opts: { clock: Clock; ttlMs?: number; maxEntr
      * held or deleted must leave them at once, on every process).
      */
     forget(personalityId: string): void {
+      forgets++;
       if (personalityId === '*') entries.clear();
       else entries.delete(personalityId);
     },
