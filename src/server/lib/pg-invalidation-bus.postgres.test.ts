@@ -20,17 +20,22 @@ afterAll(async () => {
 
 /** A bus as one app process has it; `listenerUrl` reaches the same database another way (a relay). */
 async function busOn(url: string, name: string, listenerUrl = url): Promise<PgInvalidationBus> {
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  // One client rather than a pool: its end() waits for the connection to close, so the scratch
+  // database's forced drop never meets it still open (a pool's end() resolves before its clients
+  // have closed, and the drop's termination then surfaced as an unhandled error: a CI run met it).
+  const notifier = new pg.Client({ connectionString: url });
+  notifier.on('error', () => undefined);
+  await notifier.connect();
   const bus = createPgInvalidationBus({
     databaseUrl: listenerUrl,
-    notify: (channel, payload) => pool.query('select pg_notify($1, $2)', [channel, payload]),
+    notify: (channel, payload) => notifier.query('select pg_notify($1, $2)', [channel, payload]),
     logger: createLogger('silent'),
     topics: INVALIDATION_TOPICS,
   });
   await bus.ready();
   cleanups.push(async () => {
     await bus.close();
-    await pool.end();
+    await notifier.end();
   });
   void name;
   return bus;
