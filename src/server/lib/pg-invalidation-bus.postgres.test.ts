@@ -41,12 +41,22 @@ async function busOn(url: string, name: string, listenerUrl = url): Promise<PgIn
   return bus;
 }
 
+/** A scratch database, dropped after this file's tests. */
+async function scratchDatabase() {
+  const scratch = await createScratchDatabase(adminUrl!);
+  cleanups.push(() => scratch.drop());
+  return scratch;
+}
+
+/** Two app processes' buses on one fresh database. */
+async function twoProcesses() {
+  const scratch = await scratchDatabase();
+  return { scratch, a: await busOn(scratch.databaseUrl, 'A'), b: await busOn(scratch.databaseUrl, 'B') };
+}
+
 describe.skipIf(!adminUrl)('invalidation bus over LISTEN/NOTIFY', () => {
   it('carries a notice from one process to another, once', async () => {
-    const scratch = await createScratchDatabase(adminUrl!);
-    cleanups.push(() => scratch.drop());
-    const a = await busOn(scratch.databaseUrl, 'A');
-    const b = await busOn(scratch.databaseUrl, 'B');
+    const { a, b } = await twoProcesses();
     const seenA: string[] = [];
     const seenB: string[] = [];
     a.subscribe('personality', (k) => seenA.push(k));
@@ -65,10 +75,7 @@ describe.skipIf(!adminUrl)('invalidation bus over LISTEN/NOTIFY', () => {
   });
 
   it('re-makes a listener connection the server cut, and tells subscribers everything may be stale', async () => {
-    const scratch = await createScratchDatabase(adminUrl!);
-    cleanups.push(() => scratch.drop());
-    const a = await busOn(scratch.databaseUrl, 'A');
-    const b = await busOn(scratch.databaseUrl, 'B');
+    const { scratch, a, b } = await twoProcesses();
     const seenB: string[] = [];
     b.subscribe('documents', (k) => seenB.push(k));
 
@@ -95,10 +102,7 @@ describe.skipIf(!adminUrl)('invalidation bus over LISTEN/NOTIFY', () => {
   });
 
   it('caughtUp() answers only once every notice another process published before it has arrived', async () => {
-    const scratch = await createScratchDatabase(adminUrl!);
-    cleanups.push(() => scratch.drop());
-    const a = await busOn(scratch.databaseUrl, 'A');
-    const b = await busOn(scratch.databaseUrl, 'B');
+    const { a, b } = await twoProcesses();
     const seenB: string[] = [];
     b.subscribe('session', (k) => seenB.push(k));
     // A sign-out on A answers once its notice is committed; its client asks B at once. Without the
@@ -119,8 +123,7 @@ describe.skipIf(!adminUrl)('invalidation bus over LISTEN/NOTIFY', () => {
   });
 
   it('caughtUp() says false when the listener stops answering, and the listener is re-made', async () => {
-    const scratch = await createScratchDatabase(adminUrl!);
-    cleanups.push(() => scratch.drop());
+    const scratch = await scratchDatabase();
     const relay = await stallableRelay(new URL(scratch.databaseUrl));
     cleanups.push(() => relay.close());
     const b = await busOn(scratch.databaseUrl, 'B', relay.url(scratch.databaseUrl));

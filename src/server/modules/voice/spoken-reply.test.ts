@@ -16,18 +16,19 @@ function handFed() {
 const settle = () => new Promise((r) => setTimeout(r, 5));
 const bytesOf = (audio: string) => [...Buffer.from(audio, 'base64')];
 
-function setup(speakers: Record<string, () => SpokenAudio | Promise<SpokenAudio>>) {
+/** Each sentence's provider; `counted` says its limits are counted (else that happens when it returns). */
+function setup(speakers: Record<string, (counted: () => void) => SpokenAudio | Promise<SpokenAudio>>) {
   const events: TurnAudioEvent[] = [];
   const abort = new AbortController();
   const asked: string[] = [];
   const spoken = createSpokenReply({
     signal: abort.signal,
     emit: async (e) => void events.push(e),
-    speak: async (text) => {
+    speak: async (text, _signal, counted) => {
       asked.push(text);
       const speaker = speakers[text];
       if (!speaker) throw new AppError('BAD_REQUEST');
-      return speaker();
+      return speaker(counted);
     },
   });
   return { events, abort, asked, spoken };
@@ -131,20 +132,14 @@ describe('createSpokenReply', () => {
   describe('limits and credits are counted in reply order', () => {
     /** Two sentences; the first fails before it is counted (a limit, or a provider the browser's voice stands in for). */
     function firstFails(code: ConstructorParameters<typeof AppError>[0]) {
-      const events: TurnAudioEvent[] = [];
-      const asked: string[] = [];
       const second = handFed();
-      const spoken = createSpokenReply({
-        signal: new AbortController().signal,
-        emit: async (e) => void events.push(e),
-        speak: async (text, _signal, counted) => {
-          asked.push(text);
-          if (text !== 'The second sentence.') throw new AppError(code);
-          counted();
-          return wav(second.stream);
+      const t = setup({
+        'The first sentence.': () => {
+          throw new AppError(code);
         },
+        'The second sentence.': () => wav(second.stream),
       });
-      return { events, asked, spoken, second };
+      return { ...t, second };
     }
 
     it('the second sentence counts only once the first has, and is then synthesized alongside it', async () => {
@@ -152,21 +147,13 @@ describe('createSpokenReply', () => {
       const counts = new Promise<void>((r) => (letCount = r));
       const audio = handFed();
       let synthesized!: (a: SpokenAudio) => void;
-      const events: TurnAudioEvent[] = [];
-      const asked: string[] = [];
-      const spoken = createSpokenReply({
-        signal: new AbortController().signal,
-        emit: async (e) => void events.push(e),
-        speak: async (text, _signal, counted) => {
-          asked.push(text);
-          if (text === 'The second sentence.') {
-            counted();
-            return wav(handFed().stream);
-          }
+      const { spoken, asked, events } = setup({
+        'The first sentence.': async (counted) => {
           await counts;
           counted();
           return new Promise<SpokenAudio>((r) => (synthesized = r));
         },
+        'The second sentence.': () => wav(handFed().stream),
       });
       spoken.finish('The first sentence. The second sentence.');
       await settle();
