@@ -70,6 +70,19 @@ export function createContextCache(opts: { clock: Clock; ttlMs?: number; maxEntr
     while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
   }
 
+  /**
+   * Builds a context and keeps it, unless forget() ran while it was being built (what the build
+   * read may predate the change that dropped the entry). Every build goes through here; `kept`
+   * says whether it was stored.
+   */
+  async function buildAndKeep(build: () => Promise<PersonaContext>): Promise<{ context: PersonaContext; kept: boolean }> {
+    const started = forgets;
+    const context = await build();
+    const kept = forgets === started;
+    if (kept) put(context);
+    return { context, kept };
+  }
+
   return {
     /** The context for this personality; `build` runs on a miss. Counts the hit or miss. */
     async get(key: PersonalityKey, build: () => Promise<PersonaContext>): Promise<{ context: PersonaContext; hit: boolean }> {
@@ -79,9 +92,7 @@ export function createContextCache(opts: { clock: Clock; ttlMs?: number; maxEntr
         return { context: cached, hit: true };
       }
       misses++;
-      const started = forgets;
-      const context = await build();
-      if (forgets === started) put(context);
+      const { context } = await buildAndKeep(build);
       return { context, hit: false };
     },
 
@@ -90,11 +101,7 @@ export function createContextCache(opts: { clock: Clock; ttlMs?: number; maxEntr
       let n = 0;
       for (const key of keys.slice(0, limits.contextCachePreload)) {
         if (fresh(key)) continue;
-        const started = forgets;
-        const context = await build(key);
-        if (forgets !== started) continue;
-        put(context);
-        n++;
+        if ((await buildAndKeep(() => build(key))).kept) n++;
       }
       preloaded += n;
       return n;
