@@ -140,11 +140,7 @@ test('share, request public, approve, reorder and revert', async ({ browser, bas
     const alphaCard = cards.filter({ has: adminPage.getByRole('heading', { name: alpha }) });
     const bravoCard = cards.filter({ has: adminPage.getByRole('heading', { name: bravo }) });
     const distance = (await bravoCard.boundingBox())!.y - (await alphaCard.boundingBox())!.y;
-    const presses = Math.ceil(distance / 25);
     await alphaCard.getByRole('button', { name: `Drag ${alpha}` }).focus();
-    // dnd-kit starts listening for arrow keys a tick after the pick-up, and a busy machine can
-    // stretch that tick: wait for its live-region announcements between the steps, as a screen
-    // reader user would hear them.
     const liveRegion = adminPage.locator('[id^="DndLiveRegion"]');
     // Positions count every public personality (other flows publish theirs too): Bravo's is the target.
     const allNames = await adminPage.getByTestId('ordering-card').getByRole('heading').allTextContents();
@@ -152,7 +148,18 @@ test('share, request public, approve, reorder and revert', async ({ browser, bas
     await adminPage.keyboard.press('Space');
     // "Picked up Alpha", at once followed by "Alpha moved to position 1": either means it started.
     await expect(liveRegion).toContainText(alpha);
-    for (let i = 0; i < presses; i++) await adminPage.keyboard.press('ArrowDown');
+    // dnd-kit listens for arrow keys only from a timer set at the pick-up, after it has announced
+    // it, so on a busy machine the first presses can come too early and be lost (CI saw Alpha stay
+    // put). Press until the dragged card has travelled the distance, reading how far it has gone
+    // from its transform, and press again when a press did not move it.
+    const travelled = () =>
+      alphaCard.evaluate((el) => Number(/translate3d\([^,]+,\s*(-?[\d.]+)px/.exec((el as HTMLElement).style.transform)?.[1] ?? 0));
+    for (let moved = 0, presses = 0; moved < distance; presses++) {
+      expect(presses, 'arrow presses without reaching Bravo').toBeLessThan(Math.ceil(distance / 25) + 10);
+      await adminPage.keyboard.press('ArrowDown');
+      await expect.poll(travelled, { timeout: 1_000 }).toBeGreaterThan(moved).catch(() => undefined);
+      moved = await travelled();
+    }
     await expect(liveRegion).toContainText(`${alpha} moved to position ${bravoPosition} of ${allNames.length}`);
     await adminPage.keyboard.press('Space');
     await expect.poll(() => orderingNames(adminPage, mine)).toEqual([bravo, alpha, main]);
